@@ -48,3 +48,6 @@ hddsim: $(DEPS_STAMP)
 clean:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean 2>/dev/null || rm -f *.o *.ko *.mod* .*.cmd Module.symvers modules.order
 	-$(MAKE) -C $(KDIR) M=$(PWD)/tests/devices/hddsim clean 2>/dev/null
+
+# Test VM, tests and demo (tests/vm/vm.mk) and device models.
+-include tests/vm/vm.mk
