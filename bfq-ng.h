@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bfq-ng: Budget Fair Queueing for blk-mq, shared types.
+ *
+ * A request's path through the files:
+ *   main.c      ops table; bio merge, insert, dispatch and completion entry
+ *   queue.c     per-process queues: lookup/creation, ioprio, sorting, merges
+ *   dispatch.c  which queue serves, for how long: budgets, expiry, idling,
+ *               think time, seekiness, peak rate
+ *   wf2q.c      the B-WF2Q+ engine, free of block-layer types
+ *   sysfs.c     tunables;  debugfs.c  state dumps and the invariant check
+ *
+ * Locking: one spinlock per device, bqd->lock, taken with interrupts off
+ * (completions arrive in interrupt context).  It guards every field below
+ * unless the field's comment says otherwise.
+ */
+#ifndef BFQNG_H
+#define BFQNG_H
+
+#include <linux/blkdev.h>
+#include <linux/blk-mq.h>
+#include <linux/hrtimer.h>
+#include <linux/ioprio.h>
+#include <linux/iocontext.h>
+#include <linux/spinlock.h>
+
+#include "elevator.h"
+#include "blk-mq-debugfs.h"
+#include "wf2q.h"
+
+#define BQ_NAME			"bfq-ng"
+
+/* ioprio levels map to weights as mainline: (8 - level) * 10. */
+#define BQ_WEIGHT_PER_LEVEL	10
+#define BQ_NR_LEVELS		IOPRIO_NR_LEVELS
+#define BQ_DEFAULT_LEVEL	4
+
+/* rq->elv.priv[1]: set once the request is in the driver (low bit). */
+#define BQ_RQ_IN_DRIVER		1UL
+
+/* Budgets, in sectors. */
+#define BQ_DEFAULT_MAX_BUDGET_SECTORS	(16 * 1024)
+#define BQ_MIN_BUDGET_SECTORS		32
+
+/* The IDLE class waits at most this long behind busy RT/BE queues. */
+#define BQ_IDLE_CLASS_WAIT_NS		(200 * NSEC_PER_MSEC)
+
+struct bqd;
+
+enum bq_queue_flag {
+	BQ_SYNC,		/* serves one process's synchronous I/O */
+	BQ_IDLE_WINDOW,		/* think time short enough to idle for */
+	BQ_OOM,			/* the fallback queue, never freed */
+};
+
+/*
+ * Why a queue left service; drives budget feedback.  Kept in one table so
+ * debugfs and tracepoints print the same names.
+ */
+enum bq_expire_reason {
+	BQ_EXP_BUDGET,		/* used its budget: grow it */
+	BQ_EXP_TIMEOUT,		/* slot lasted timeout_sync: grow, charge time */
+	BQ_EXP_TOO_IDLE,	/* idled in vain: shrink */
+	BQ_EXP_EMPTY,		/* emptied, no idling: budget = what it used */
+	BQ_EXP_PREEMPTED,	/* made way for another queue */
+	BQ_NR_EXPIRE_REASONS,
+};
+
+/* A per-process (sync) or shared (async) queue of requests. */
+struct bq_queue {
+	struct bq_entity entity;
+	struct bqd *bqd;
+	int ref;			/* requests, icq, engine, async table */
+	unsigned long flags;		/* enum bq_queue_flag bits */
+	unsigned short ioprio;		/* class and level in effect */
+	pid_t pid;			/* creator, for debugfs */
+
+	struct rb_root sort_list;	/* queued requests by sector */
+	struct list_head fifo;		/* queued requests by arrival */
+	struct request *next_rq;	/* what this queue would serve next */
+	unsigned int queued;		/* requests in sort_list */
+	unsigned int dispatched;	/* requests in the driver */
+
+	u64 max_budget;			/* budget of the next slot, sectors */
+	u64 slot_start_ns;		/* when the current slot started */
+	unsigned long slot_deadline;	/* jiffies: budget timeout */
+
+	sector_t last_pos;		/* end of the last request dispatched */
+	u32 seek_history;		/* 1 bit per request: was it a seek */
+	u64 last_completion_ns;		/* for think time */
+	u64 ttime_mean_ns;
+	u32 ttime_samples;
+};
+
+/* Per process and device state, allocated by the core (icq_size). */
+struct bq_io_cq {
+	struct io_cq icq;		/* must be first */
+	struct bq_queue *sync_queue;	/* holds a reference */
+};
+
+struct bq_tunables {
+	unsigned int back_seek_max_kib;
+	unsigned int back_seek_penalty;
+	unsigned int fifo_expire_ms[2];	/* [0] async, [1] sync */
+	unsigned int low_latency;
+	unsigned int max_budget_sectors;	/* 0: auto */
+	u64 slice_idle_ns;
+	unsigned int strict_guarantees;
+	unsigned int timeout_sync_jiffies;
+};
+
+/* Per device scheduler data: elevator_queue->elevator_data. */
+struct bqd {
+	spinlock_t lock;
+	struct request_queue *queue;
+
+	struct bq_sched root;			/* the root group's trees */
+	struct bq_queue *async[2][BQ_NR_LEVELS]; /* RT, BE shared async queues */
+	struct bq_queue *async_idle;
+	struct bq_queue oom_queue;		/* used when allocation fails */
+
+	struct bq_queue *serving;		/* queue in service, or NULL */
+	struct list_head dispatch;		/* at-head requests, served first */
+	struct bq_queue *merge_queue;		/* bio_merge's queue, during it */
+	unsigned int queued;			/* requests held by the scheduler */
+	unsigned int in_driver;			/* dispatched, not completed */
+	bool idling;				/* waiting for @serving's next I/O */
+	bool work_ready;			/* read locklessly by has_work */
+	struct hrtimer idle_timer;
+
+	/* Peak rate estimation (sectors/s), see dispatch.c. */
+	u64 peak_rate;
+	u64 window_start_ns;
+	u64 window_last_ns;
+	u64 window_sectors;
+	unsigned int window_requests;
+	u64 max_budget;				/* in effect, sectors */
+
+	unsigned int async_depth;		/* limit_depth for async/writes */
+	bool rotational;
+
+	/* Counters, for debugfs and tests. */
+	unsigned int live_queues;
+	u64 expirations[BQ_NR_EXPIRE_REASONS];
+	u64 idle_started;
+	u64 idle_timeouts;
+
+	struct bq_tunables tun;
+};
+
+static inline struct bq_queue *bq_queue_of(struct bq_entity *entity)
+{
+	return container_of(entity, struct bq_queue, entity);
+}
+
+static inline struct bq_io_cq *bq_icq(struct io_cq *icq)
+{
+	return container_of(icq, struct bq_io_cq, icq);
+}
+
+static inline struct bq_queue *bq_rq_queue(struct request *rq)
+{
+	return rq->elv.priv[0];
+}
+
+static inline bool bq_sync(const struct bq_queue *bqq)
+{
+	return test_bit(BQ_SYNC, &bqq->flags);
+}
+
+/* queue.c */
+extern const struct bq_engine_ops bq_engine_ops;
+int bq_queue_cache_init(void);
+void bq_queue_cache_exit(void);
+int bq_queues_init(struct bqd *bqd);
+void bq_queues_exit(struct bqd *bqd);
+struct bq_queue *bq_queue_for_rq(struct bqd *bqd, struct request *rq);
+struct io_cq *bq_bio_icq(struct bqd *bqd, struct bio *bio);
+struct bq_queue *bq_queue_for_bio(struct bqd *bqd, struct io_cq *icq,
+				  struct bio *bio);
+void bq_get_queue(struct bq_queue *bqq);
+void bq_put_queue(struct bq_queue *bqq);
+void bq_add_request(struct bq_queue *bqq, struct request *rq);
+void bq_remove_request(struct bq_queue *bqq, struct request *rq);
+struct request *bq_next_request(struct bq_queue *bqq);
+void bq_exit_icq(struct io_cq *icq);
+int bq_request_merge(struct request_queue *q, struct request **req,
+		     struct bio *bio);
+void bq_request_merged(struct request_queue *q, struct request *req,
+		       enum elv_merge type);
+void bq_requests_merged(struct request_queue *q, struct request *rq,
+			struct request *next);
+bool bq_allow_merge(struct request_queue *q, struct request *rq,
+		    struct bio *bio);
+unsigned int bq_ioprio_weight(unsigned short ioprio);
+
+/* dispatch.c */
+void bq_dispatch_init(struct bqd *bqd);
+void bq_dispatch_exit(struct bqd *bqd);
+void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
+			  struct request *rq);
+struct request *bq_dispatch(struct bqd *bqd, u64 now_ns);
+void bq_queue_lost_request(struct bqd *bqd, struct bq_queue *bqq);
+void bq_completed(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns);
+void bq_update_work_ready(struct bqd *bqd);
+void bq_update_max_budget(struct bqd *bqd);
+extern const char *const bq_expire_names[BQ_NR_EXPIRE_REASONS];
+
+/* sysfs.c */
+extern struct elv_fs_entry bq_sysfs_attrs[];
+void bq_tunables_init(struct bq_tunables *tun);
+
+/* debugfs.c */
+extern const struct blk_mq_debugfs_attr bq_queue_debugfs_attrs[];
+
+#endif /* BFQNG_H */

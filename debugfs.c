@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bfq-ng debugfs: /sys/kernel/debug/block/<dev>/sched/.
+ *
+ *   state    in-service queue, idling, requests held and in the driver,
+ *            peak rate and budget in effect
+ *   queues   every scheduled queue: pid, class, weight, budget, requests
+ *   stats    counters: live queues, expirations by reason, idling
+ *   check    the engine invariant check: "ok" or what is broken
+ *
+ * Everything is read-only and read under the scheduler lock.
+ */
+#include <linux/blkdev.h>
+#include <linux/seq_file.h>
+
+#include "elevator.h"
+#include "blk-mq-debugfs.h"
+#include "bfq-ng.h"
+
+static const char *const bq_class_names[BQ_NR_CLASSES] = {
+	[BQ_CLASS_RT] = "rt", [BQ_CLASS_BE] = "be", [BQ_CLASS_IDLE] = "idle",
+};
+
+static const char *const bq_where_names[] = {
+	[BQ_OFF] = "off", [BQ_ACTIVE] = "active",
+	[BQ_IDLE] = "idle", [BQ_SERVING] = "serving",
+};
+
+static struct bqd *bq_debug_bqd(void *data)
+{
+	struct request_queue *q = data;
+
+	return q->elevator->elevator_data;
+}
+
+static int bq_state_show(void *data, struct seq_file *m)
+{
+	struct bqd *bqd = bq_debug_bqd(data);
+
+	spin_lock_irq(&bqd->lock);
+	seq_printf(m, "serving %d\nidling %d\nqueued %u\nin_driver %u\n",
+		   bqd->serving ? bqd->serving->pid : -1, bqd->idling,
+		   bqd->queued, bqd->in_driver);
+	seq_printf(m, "peak_rate_sectors_per_s %llu\nmax_budget_sectors %llu\n",
+		   bqd->peak_rate, bqd->max_budget);
+	seq_printf(m, "async_depth %u\nrotational %d\n", bqd->async_depth,
+		   bqd->rotational);
+	spin_unlock_irq(&bqd->lock);
+	return 0;
+}
+
+static void bq_show_queue(struct seq_file *m, struct bq_queue *bqq)
+{
+	seq_printf(m, "pid %d %s %s class %s weight %u budget %llu service %llu queued %u dispatched %u seeky %d idle_window %d ttime_us %llu\n",
+		   bqq->pid, bq_sync(bqq) ? "sync" : "async",
+		   bq_where_names[bqq->entity.where],
+		   bq_class_names[bqq->entity.class], bqq->entity.weight,
+		   bqq->entity.budget, bqq->entity.service, bqq->queued,
+		   bqq->dispatched, hweight32(bqq->seek_history) > 4,
+		   test_bit(BQ_IDLE_WINDOW, &bqq->flags),
+		   div_u64(bqq->ttime_mean_ns, NSEC_PER_USEC));
+}
+
+static void bq_show_tree(struct seq_file *m, struct rb_root_cached *root)
+{
+	struct rb_node *node;
+
+	for (node = rb_first_cached(root); node; node = rb_next(node)) {
+		struct bq_entity *entity = rb_entry(node, struct bq_entity, node);
+
+		if (!entity->my_sd)
+			bq_show_queue(m, bq_queue_of(entity));
+	}
+}
+
+static int bq_queues_show(void *data, struct seq_file *m)
+{
+	struct bqd *bqd = bq_debug_bqd(data);
+	int class;
+
+	spin_lock_irq(&bqd->lock);
+	if (bqd->serving)
+		bq_show_queue(m, bqd->serving);
+	for (class = 0; class < BQ_NR_CLASSES; class++) {
+		bq_show_tree(m, &bqd->root.tree[class].active);
+		bq_show_tree(m, &bqd->root.tree[class].idle);
+	}
+	spin_unlock_irq(&bqd->lock);
+	return 0;
+}
+
+static int bq_stats_show(void *data, struct seq_file *m)
+{
+	struct bqd *bqd = bq_debug_bqd(data);
+	int i;
+
+	spin_lock_irq(&bqd->lock);
+	seq_printf(m, "live_queues %u\n", bqd->live_queues);
+	for (i = 0; i < BQ_NR_EXPIRE_REASONS; i++)
+		seq_printf(m, "expired_%s %llu\n", bq_expire_names[i],
+			   bqd->expirations[i]);
+	seq_printf(m, "idle_started %llu\nidle_timeouts %llu\n",
+		   bqd->idle_started, bqd->idle_timeouts);
+	spin_unlock_irq(&bqd->lock);
+	return 0;
+}
+
+static int bq_check_show(void *data, struct seq_file *m)
+{
+	struct bqd *bqd = bq_debug_bqd(data);
+	char why[128];
+	int ret;
+
+	spin_lock_irq(&bqd->lock);
+	ret = bq_check(&bqd->root, why, sizeof(why));
+	spin_unlock_irq(&bqd->lock);
+	seq_printf(m, "%s\n", ret ? why : "ok");
+	return 0;
+}
+
+const struct blk_mq_debugfs_attr bq_queue_debugfs_attrs[] = {
+	{"state", 0400, bq_state_show},
+	{"queues", 0400, bq_queues_show},
+	{"stats", 0400, bq_stats_show},
+	{"check", 0400, bq_check_show},
+	{},
+};

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bfq-ng dispatch: which queue is in service and for how long.
+ *
+ * One queue at a time is in service.  It is served until it has used its
+ * budget (sectors), its slot has lasted timeout_sync, or it has emptied.
+ * When it empties and is likely to issue again soon (short think time),
+ * the device is held for it for up to slice_idle, counted from the
+ * completion of its last request, so that a process issuing synchronous
+ * I/O one request at a time is not preempted between two requests.
+ *
+ * At expiry the queue's next budget is adjusted by the reason it left, and
+ * a queue that is seeky or timed out is charged for the time it held the
+ * device rather than the sectors it moved.
+ */
+#include <linux/blkdev.h>
+#include <linux/blk-mq.h>
+#include <linux/hrtimer.h>
+#include <linux/math64.h>
+
+#include "elevator.h"
+#include "bfq-ng.h"
+
+/* A request further than this from the previous one is a seek. */
+#define BQ_SEEK_DIST_SECTORS		800
+/* A queue with more than this many seeks in its last 32 requests is seeky. */
+#define BQ_SEEKY_REQUESTS		4
+/* Peak rate observation window: at least this long and this many requests. */
+#define BQ_RATE_WINDOW_NS		(100 * NSEC_PER_MSEC)
+#define BQ_RATE_WINDOW_REQUESTS		32
+/* A window in which the device was empty this long is not a peak sample. */
+#define BQ_RATE_GAP_NS			(20 * NSEC_PER_MSEC)
+
+const char *const bq_expire_names[BQ_NR_EXPIRE_REASONS] = {
+	[BQ_EXP_BUDGET]		= "budget",
+	[BQ_EXP_TIMEOUT]	= "timeout",
+	[BQ_EXP_TOO_IDLE]	= "too_idle",
+	[BQ_EXP_EMPTY]		= "empty",
+	[BQ_EXP_PREEMPTED]	= "preempted",
+};
+
+static bool bq_seeky(const struct bq_queue *bqq)
+{
+	return hweight32(bqq->seek_history) > BQ_SEEKY_REQUESTS;
+}
+
+/* Whether to hold the device for the in-service queue once it empties. */
+static bool bq_should_idle(const struct bqd *bqd, const struct bq_queue *bqq)
+{
+	if (!bq_sync(bqq) || bqq->entity.class == BQ_CLASS_IDLE ||
+	    !bqd->tun.slice_idle_ns || test_bit(BQ_OOM, &bqq->flags))
+		return false;
+	if (bqd->tun.strict_guarantees)
+		return true;
+	return test_bit(BQ_IDLE_WINDOW, &bqq->flags) && !bq_seeky(bqq);
+}
+
+void bq_update_work_ready(struct bqd *bqd)
+{
+	bool ready;
+
+	lockdep_assert_held(&bqd->lock);
+	ready = !list_empty(&bqd->dispatch) ||
+		(bqd->queued && !bqd->idling &&
+		 !(bqd->tun.strict_guarantees && bqd->in_driver));
+	WRITE_ONCE(bqd->work_ready, ready);
+}
+
+/* max_budget in effect: the tunable, or peak rate times timeout_sync. */
+void bq_update_max_budget(struct bqd *bqd)
+{
+	u64 budget;
+
+	if (bqd->tun.max_budget_sectors) {
+		budget = bqd->tun.max_budget_sectors;
+	} else if (bqd->peak_rate) {
+		budget = div_u64(bqd->peak_rate *
+				 jiffies_to_msecs(bqd->tun.timeout_sync_jiffies),
+				 MSEC_PER_SEC);
+		budget = clamp_t(u64, budget, 4 * BQ_MIN_BUDGET_SECTORS,
+				 16 * BQ_DEFAULT_MAX_BUDGET_SECTORS);
+	} else {
+		budget = BQ_DEFAULT_MAX_BUDGET_SECTORS;
+	}
+	bqd->max_budget = budget;
+}
+
+/*
+ * Peak rate: sectors dispatched over a window of at least 100 ms and 32
+ * requests in which the device never stayed empty.  Faster samples pull the
+ * estimate up quickly, slower ones pull it down slowly.
+ */
+static void bq_rate_sample(struct bqd *bqd, unsigned int sectors, u64 now_ns)
+{
+	u64 elapsed, rate;
+
+	if (!bqd->window_start_ns ||
+	    (!bqd->in_driver && now_ns - bqd->window_last_ns > BQ_RATE_GAP_NS)) {
+		bqd->window_start_ns = now_ns;
+		bqd->window_sectors = 0;
+		bqd->window_requests = 0;
+	}
+	bqd->window_last_ns = now_ns;
+	bqd->window_sectors += sectors;
+	bqd->window_requests++;
+	elapsed = now_ns - bqd->window_start_ns;
+	if (elapsed < BQ_RATE_WINDOW_NS ||
+	    bqd->window_requests < BQ_RATE_WINDOW_REQUESTS)
+		return;
+	rate = div64_u64(bqd->window_sectors * NSEC_PER_SEC, elapsed);
+	if (rate > bqd->peak_rate)
+		bqd->peak_rate = (bqd->peak_rate + 3 * rate) / 4;
+	else
+		bqd->peak_rate = (7 * bqd->peak_rate + rate) / 8;
+	bqd->window_start_ns = 0;
+	bq_update_max_budget(bqd);
+}
+
+/* Next budget of a sync queue, by why it left service. */
+static u64 bq_next_budget(const struct bqd *bqd, const struct bq_queue *bqq,
+			  enum bq_expire_reason reason, u64 served)
+{
+	u64 budget = bqq->max_budget;
+
+	switch (reason) {
+	case BQ_EXP_BUDGET:
+	case BQ_EXP_TIMEOUT:
+		budget *= 2;
+		break;
+	case BQ_EXP_TOO_IDLE:
+		budget = max(served, budget / 2);
+		break;
+	case BQ_EXP_EMPTY:
+		budget = served;
+		break;
+	default:
+		break;
+	}
+	return clamp_t(u64, budget, BQ_MIN_BUDGET_SECTORS, bqd->max_budget);
+}
+
+/* Service to charge a slot: sectors, or device time for seeky/slow queues. */
+static u64 bq_charge_for_time(const struct bqd *bqd, const struct bq_queue *bqq,
+			      enum bq_expire_reason reason, u64 now_ns)
+{
+	u64 elapsed = now_ns - bqq->slot_start_ns;
+	u64 timeout_ns = jiffies_to_nsecs(bqd->tun.timeout_sync_jiffies);
+
+	if (!bq_sync(bqq) || (reason != BQ_EXP_TIMEOUT && !bq_seeky(bqq)))
+		return 0;
+	elapsed = min(elapsed, timeout_ns);
+	return div64_u64(bqd->max_budget * elapsed, timeout_ns);
+}
+
+static void bq_stop_idling(struct bqd *bqd)
+{
+	if (!bqd->idling)
+		return;
+	bqd->idling = false;
+	hrtimer_try_to_cancel(&bqd->idle_timer);
+}
+
+/* End the in-service queue's slot. */
+static void bq_expire_serving(struct bqd *bqd, enum bq_expire_reason reason,
+			      u64 now_ns)
+{
+	struct bq_queue *bqq = bqd->serving;
+	u64 served = bqq->entity.service;
+	u64 by_time = bq_charge_for_time(bqd, bqq, reason, now_ns);
+	struct request *next;
+
+	lockdep_assert_held(&bqd->lock);
+	bq_stop_idling(bqd);
+	if (by_time > served)
+		bq_charge(&bqq->entity, by_time - served);
+	if (bq_sync(bqq))
+		bqq->max_budget = bq_next_budget(bqd, bqq, reason, served);
+	else
+		bqq->max_budget = bqd->max_budget;
+	next = bq_next_request(bqq);
+	bqq->entity.budget = max_t(u64, bqq->max_budget,
+				   next ? blk_rq_sectors(next) : 0);
+	bqd->serving = NULL;
+	bqd->expirations[reason]++;
+	bq_expire(&bqq->entity, bqq->queued > 0);
+}
+
+/* A queue got a request: think time, wake idling, activation. */
+void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
+			  struct request *rq)
+{
+	lockdep_assert_held(&bqd->lock);
+	if (bq_sync(bqq) && bqq->queued == 1 && !bqq->dispatched &&
+	    bqq->last_completion_ns &&
+	    rq->start_time_ns > bqq->last_completion_ns) {
+		u64 sample = rq->start_time_ns - bqq->last_completion_ns;
+
+		bqq->ttime_mean_ns = bqq->ttime_samples ?
+			(7 * bqq->ttime_mean_ns + sample) / 8 : sample;
+		bqq->ttime_samples++;
+		if (bqq->ttime_mean_ns > bqd->tun.slice_idle_ns)
+			clear_bit(BQ_IDLE_WINDOW, &bqq->flags);
+		else
+			set_bit(BQ_IDLE_WINDOW, &bqq->flags);
+	}
+	if (bqq == bqd->serving) {
+		bq_stop_idling(bqd);
+		return;
+	}
+	if (bqq->entity.where == BQ_ACTIVE)
+		return;
+	if (bqq->entity.where == BQ_OFF)
+		bq_get_queue(bqq);
+	bqq->entity.budget = max_t(u64, bqq->max_budget, blk_rq_sectors(rq));
+	bq_activate(&bqq->entity);
+}
+
+/* A queued request went away without dispatch (merged into another). */
+void bq_queue_lost_request(struct bqd *bqd, struct bq_queue *bqq)
+{
+	lockdep_assert_held(&bqd->lock);
+	if (!bqq->queued && bqq != bqd->serving &&
+	    bqq->entity.where == BQ_ACTIVE)
+		bq_deactivate(&bqq->entity);
+}
+
+/*
+ * The queue to dispatch from, expiring and selecting as needed; NULL when
+ * nothing is busy or the device is held for the in-service queue.
+ */
+static struct bq_queue *bq_serving_queue(struct bqd *bqd, u64 now_ns)
+{
+	struct bq_queue *bqq = bqd->serving;
+	struct bq_entity *entity;
+
+	if (bqq) {
+		struct request *next = bq_next_request(bqq);
+
+		if (bqd->idling)
+			return NULL;
+		if (!next) {
+			if (bq_should_idle(bqd, bqq)) {
+				bqd->idling = true;
+				if (!bqq->dispatched) {
+					bqd->idle_started++;
+					hrtimer_start(&bqd->idle_timer,
+						      ns_to_ktime(bqd->tun.slice_idle_ns),
+						      HRTIMER_MODE_REL);
+				}
+				return NULL;
+			}
+			bq_expire_serving(bqd, BQ_EXP_EMPTY, now_ns);
+		} else if (time_after(jiffies, bqq->slot_deadline)) {
+			bq_expire_serving(bqd, BQ_EXP_TIMEOUT, now_ns);
+		} else if (bqq->entity.service + blk_rq_sectors(next) >
+			   bqq->entity.budget) {
+			bq_expire_serving(bqd, BQ_EXP_BUDGET, now_ns);
+		} else {
+			return bqq;
+		}
+	}
+	entity = bq_select(&bqd->root, now_ns);
+	if (!entity)
+		return NULL;
+	bqq = bq_queue_of(entity);
+	bqq->slot_start_ns = now_ns;
+	bqq->slot_deadline = jiffies + bqd->tun.timeout_sync_jiffies;
+	bqd->serving = bqq;
+	return bqq;
+}
+
+/* Hand @rq of the in-service queue to the driver. */
+static void bq_serve(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
+		     u64 now_ns)
+{
+	sector_t pos = blk_rq_pos(rq);
+	unsigned int sectors = blk_rq_sectors(rq);
+	sector_t dist = pos > bqq->last_pos ? pos - bqq->last_pos :
+					      bqq->last_pos - pos;
+
+	bq_remove_request(bqq, rq);
+	bqd->queued--;
+	bq_rate_sample(bqd, sectors, now_ns);
+	bqq->dispatched++;
+	bqd->in_driver++;
+	bqq->seek_history = (bqq->seek_history << 1) |
+			    (dist > BQ_SEEK_DIST_SECTORS);
+	bqq->last_pos = pos + sectors;
+	rq->elv.priv[1] = (void *)BQ_RQ_IN_DRIVER;
+	bq_charge(&bqq->entity, sectors);
+}
+
+/**
+ * bq_dispatch - the next request for the driver, or NULL
+ * @bqd: scheduler data, locked
+ * @now_ns: current time, read once per dispatch by the caller
+ */
+struct request *bq_dispatch(struct bqd *bqd, u64 now_ns)
+{
+	struct bq_queue *bqq;
+	struct request *rq;
+
+	lockdep_assert_held(&bqd->lock);
+	if (!list_empty(&bqd->dispatch)) {
+		rq = list_first_entry(&bqd->dispatch, struct request, queuelist);
+		list_del_init(&rq->queuelist);
+		bqd->queued--;
+		return rq;
+	}
+	if (bqd->tun.strict_guarantees && bqd->in_driver)
+		return NULL;
+	bqq = bq_serving_queue(bqd, now_ns);
+	if (!bqq)
+		return NULL;
+	rq = bq_next_request(bqq);
+	bq_serve(bqd, bqq, rq, now_ns);
+	return rq;
+}
+
+/* A request of @bqq left the driver (completed, or requeued when !now_ns). */
+void bq_completed(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
+{
+	lockdep_assert_held(&bqd->lock);
+	bqq->dispatched--;
+	bqd->in_driver--;
+	if (!now_ns)
+		return;
+	bqq->last_completion_ns = now_ns;
+	if (bqq != bqd->serving || !bqd->idling || bqq->queued ||
+	    bqq->dispatched)
+		return;
+	/* The queue we hold the device for has nothing left in flight. */
+	if (bq_should_idle(bqd, bqq)) {
+		bqd->idle_started++;
+		hrtimer_start(&bqd->idle_timer,
+			      ns_to_ktime(bqd->tun.slice_idle_ns),
+			      HRTIMER_MODE_REL);
+	} else {
+		bq_expire_serving(bqd, BQ_EXP_EMPTY, now_ns);
+	}
+}
+
+static enum hrtimer_restart bq_idle_timer_fn(struct hrtimer *timer)
+{
+	struct bqd *bqd = container_of(timer, struct bqd, idle_timer);
+	unsigned long flags;
+	bool run = false;
+
+	spin_lock_irqsave(&bqd->lock, flags);
+	if (bqd->idling && bqd->serving && !bqd->serving->queued &&
+	    !bqd->serving->dispatched) {
+		bqd->idle_timeouts++;
+		bq_expire_serving(bqd, BQ_EXP_TOO_IDLE, ktime_get_ns());
+		bq_update_work_ready(bqd);
+		run = bqd->work_ready;
+	}
+	spin_unlock_irqrestore(&bqd->lock, flags);
+	if (run)
+		blk_mq_run_hw_queues(bqd->queue, true);
+	return HRTIMER_NORESTART;
+}
+
+void bq_dispatch_init(struct bqd *bqd)
+{
+	hrtimer_init(&bqd->idle_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	bqd->idle_timer.function = bq_idle_timer_fn;
+	bq_update_max_budget(bqd);
+}
+
+/* Teardown: no request is left; release the in-service queue. */
+void bq_dispatch_exit(struct bqd *bqd)
+{
+	hrtimer_cancel(&bqd->idle_timer);
+	spin_lock_irq(&bqd->lock);
+	bqd->idling = false;
+	if (bqd->serving)
+		bq_expire_serving(bqd, BQ_EXP_PREEMPTED, ktime_get_ns());
+	spin_unlock_irq(&bqd->lock);
+}

@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bfq-ng queues: one sync queue per process (io_context) and device, async
+ * queues shared per ioprio; how requests enter, leave and merge in them.
+ *
+ * References to a queue are held by: its process's icq (sync queues), the
+ * async table (async queues), each request bound to it, and the engine while
+ * the queue's entity is on a tree or in service.  The last put frees it.
+ * The OOM queue lives inside struct bqd and is never freed: it takes the
+ * requests of processes whose queue could not be allocated.
+ */
+#include <linux/blkdev.h>
+#include <linux/slab.h>
+#include <linux/rbtree.h>
+
+#include "elevator.h"
+#include "blk.h"
+#include "bfq-ng.h"
+
+static struct kmem_cache *bq_queue_cache;
+
+int __init bq_queue_cache_init(void)
+{
+	bq_queue_cache = KMEM_CACHE(bq_queue, 0);
+	return bq_queue_cache ? 0 : -ENOMEM;
+}
+
+void bq_queue_cache_exit(void)
+{
+	kmem_cache_destroy(bq_queue_cache);
+}
+
+/* Class and level actually used: NONE means BE at the default level. */
+static unsigned short bq_effective_ioprio(unsigned short ioprio)
+{
+	unsigned int level = IOPRIO_PRIO_LEVEL(ioprio);
+
+	switch (IOPRIO_PRIO_CLASS(ioprio)) {
+	case IOPRIO_CLASS_RT:
+		return IOPRIO_PRIO_VALUE(IOPRIO_CLASS_RT, level);
+	case IOPRIO_CLASS_BE:
+		return IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, level);
+	case IOPRIO_CLASS_IDLE:
+		return IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE, BQ_NR_LEVELS - 1);
+	default:
+		return IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, BQ_DEFAULT_LEVEL);
+	}
+}
+
+unsigned int bq_ioprio_weight(unsigned short ioprio)
+{
+	return (BQ_NR_LEVELS - IOPRIO_PRIO_LEVEL(ioprio)) * BQ_WEIGHT_PER_LEVEL;
+}
+
+static enum bq_class bq_ioprio_class(unsigned short ioprio)
+{
+	switch (IOPRIO_PRIO_CLASS(ioprio)) {
+	case IOPRIO_CLASS_RT:
+		return BQ_CLASS_RT;
+	case IOPRIO_CLASS_IDLE:
+		return BQ_CLASS_IDLE;
+	default:
+		return BQ_CLASS_BE;
+	}
+}
+
+/* A new ioprio takes effect at the queue's next activation. */
+static void bq_set_ioprio(struct bq_queue *bqq, unsigned short ioprio)
+{
+	bqq->ioprio = ioprio;
+	bqq->entity.new_weight = bq_ioprio_weight(ioprio);
+	bqq->entity.new_class = bq_ioprio_class(ioprio);
+}
+
+static void bq_queue_setup(struct bqd *bqd, struct bq_queue *bqq,
+			   unsigned short ioprio, bool sync)
+{
+	bq_entity_init(&bqq->entity, &bqd->root, bq_ioprio_weight(ioprio),
+		       bq_ioprio_class(ioprio));
+	bqq->bqd = bqd;
+	bqq->ioprio = ioprio;
+	bqq->sort_list = RB_ROOT;
+	INIT_LIST_HEAD(&bqq->fifo);
+	bqq->max_budget = max_t(u64, bqd->max_budget / 2, BQ_MIN_BUDGET_SECTORS);
+	bqq->pid = current->pid;
+	if (sync)
+		bqq->flags = BIT(BQ_SYNC) | BIT(BQ_IDLE_WINDOW);
+}
+
+/* Never fails: the OOM queue stands in when memory is short. */
+static struct bq_queue *bq_queue_alloc(struct bqd *bqd, unsigned short ioprio,
+				       bool sync)
+{
+	struct bq_queue *bqq;
+
+	bqq = kmem_cache_alloc_node(bq_queue_cache,
+				    GFP_NOWAIT | __GFP_NOWARN | __GFP_ZERO,
+				     bqd->queue->node);
+	if (!bqq)
+		return &bqd->oom_queue;
+	bq_queue_setup(bqd, bqq, ioprio, sync);
+	bqd->live_queues++;
+	return bqq;
+}
+
+void bq_get_queue(struct bq_queue *bqq)
+{
+	lockdep_assert_held(&bqq->bqd->lock);
+	bqq->ref++;
+}
+
+void bq_put_queue(struct bq_queue *bqq)
+{
+	struct bqd *bqd = bqq->bqd;
+
+	lockdep_assert_held(&bqd->lock);
+	if (--bqq->ref > 0 || test_bit(BQ_OOM, &bqq->flags))
+		return;
+	bqd->live_queues--;
+	kmem_cache_free(bq_queue_cache, bqq);
+}
+
+/* The engine let go of an entity: drop the reference it held. */
+static void bq_entity_released(struct bq_entity *entity)
+{
+	if (!entity->my_sd)
+		bq_put_queue(bq_queue_of(entity));
+}
+
+const struct bq_engine_ops bq_engine_ops = {
+	.released = bq_entity_released,
+};
+
+static struct bq_queue **bq_async_slot(struct bqd *bqd, unsigned short ioprio)
+{
+	switch (IOPRIO_PRIO_CLASS(ioprio)) {
+	case IOPRIO_CLASS_RT:
+		return &bqd->async[0][IOPRIO_PRIO_LEVEL(ioprio)];
+	case IOPRIO_CLASS_IDLE:
+		return &bqd->async_idle;
+	default:
+		return &bqd->async[1][IOPRIO_PRIO_LEVEL(ioprio)];
+	}
+}
+
+static struct bq_queue *bq_async_queue(struct bqd *bqd, unsigned short ioprio)
+{
+	struct bq_queue **slot = bq_async_slot(bqd, ioprio);
+
+	if (!*slot) {
+		struct bq_queue *bqq = bq_queue_alloc(bqd, ioprio, false);
+
+		if (test_bit(BQ_OOM, &bqq->flags))
+			return bqq;
+		bq_get_queue(bqq);
+		*slot = bqq;
+	}
+	return *slot;
+}
+
+/*
+ * The process's sync queue, created on its first request.  A process left on
+ * the OOM queue tries again for a queue of its own at each request.
+ */
+static struct bq_queue *bq_sync_queue(struct bqd *bqd, struct bq_io_cq *bic,
+				      unsigned short ioprio)
+{
+	struct bq_queue *bqq = bic->sync_queue;
+
+	if (bqq && !test_bit(BQ_OOM, &bqq->flags)) {
+		if (bqq->ioprio != ioprio)
+			bq_set_ioprio(bqq, ioprio);
+		return bqq;
+	}
+	bqq = bq_queue_alloc(bqd, ioprio, true);
+	if (test_bit(BQ_OOM, &bqq->flags) && bic->sync_queue)
+		return bqq;
+	bq_get_queue(bqq);
+	if (bic->sync_queue)
+		bq_put_queue(bic->sync_queue);
+	bic->sync_queue = bqq;
+	return bqq;
+}
+
+/**
+ * bq_queue_for_rq - the queue a newly inserted request belongs to
+ * @bqd: scheduler data, locked
+ * @rq: a request with rq->elv.icq set by prepare_request (or NULL on failure)
+ */
+struct bq_queue *bq_queue_for_rq(struct bqd *bqd, struct request *rq)
+{
+	unsigned short ioprio = bq_effective_ioprio(req_get_ioprio(rq));
+
+	lockdep_assert_held(&bqd->lock);
+	if (!rq_is_sync(rq))
+		return bq_async_queue(bqd, ioprio);
+	if (!rq->elv.icq)
+		return &bqd->oom_queue;
+	return bq_sync_queue(bqd, bq_icq(rq->elv.icq), ioprio);
+}
+
+/*
+ * The current process's icq on @q.  The io_context hint answers most calls
+ * without the queue lock; the icq found cannot go away under us since it
+ * belongs to the running task's io_context and the queue is in use.
+ */
+static struct io_cq *bq_current_icq(struct request_queue *q)
+{
+	struct io_context *ioc = current->io_context;
+	struct io_cq *icq;
+
+	if (!ioc)
+		return NULL;
+	rcu_read_lock();
+	icq = rcu_dereference(ioc->icq_hint);
+	if (icq && icq->q != q)
+		icq = NULL;
+	rcu_read_unlock();
+	if (icq)
+		return icq;
+	spin_lock_irq(&q->queue_lock);
+	icq = ioc_lookup_icq(q);
+	spin_unlock_irq(&q->queue_lock);
+	return icq;
+}
+
+/*
+ * For bio_merge, before it locks bqd: the icq of a sync bio's process.
+ * The caller reads the icq's queue under the lock (bq_queue_for_bio); a
+ * stale answer only costs a merge.
+ */
+struct io_cq *bq_bio_icq(struct bqd *bqd, struct bio *bio)
+{
+	if (!op_is_sync(bio->bi_opf))
+		return NULL;
+	return bq_current_icq(bqd->queue);
+}
+
+/* The queue a bio may merge into, or NULL: looks, never creates. */
+struct bq_queue *bq_queue_for_bio(struct bqd *bqd, struct io_cq *icq,
+				  struct bio *bio)
+{
+	unsigned short ioprio = bq_effective_ioprio(bio_prio(bio));
+
+	lockdep_assert_held(&bqd->lock);
+	if (!op_is_sync(bio->bi_opf))
+		return *bq_async_slot(bqd, ioprio);
+	return icq ? bq_icq(icq)->sync_queue : NULL;
+}
+
+/* The process's io_context leaves the device: drop its sync queue. */
+void bq_exit_icq(struct io_cq *icq)
+{
+	struct bq_io_cq *bic = bq_icq(icq);
+	struct bqd *bqd = icq->q->elevator->elevator_data;
+	struct bq_queue *bqq;
+	unsigned long flags;
+
+	spin_lock_irqsave(&bqd->lock, flags);
+	bqq = bic->sync_queue;
+	bic->sync_queue = NULL;
+	if (bqq) {
+		/* Nobody will issue to it again: stop idling for it. */
+		clear_bit(BQ_IDLE_WINDOW, &bqq->flags);
+		bq_put_queue(bqq);
+	}
+	spin_unlock_irqrestore(&bqd->lock, flags);
+}
+
+/*
+ * Cost of moving the head from @last to @pos: forward distance, or the
+ * backward distance times back_seek_penalty when within back_seek_max.
+ * U64_MAX when too far behind.
+ */
+static u64 bq_seek_cost(const struct bqd *bqd, sector_t last, sector_t pos)
+{
+	sector_t back_max = (sector_t)bqd->tun.back_seek_max_kib * 2;
+
+	if (pos >= last)
+		return pos - last;
+	if (last - pos <= back_max)
+		return (u64)(last - pos) * bqd->tun.back_seek_penalty;
+	return U64_MAX;
+}
+
+/* Of two requests of a queue, the one the head reaches sooner from @last. */
+static struct request *bq_closer(const struct bqd *bqd, sector_t last,
+				 struct request *a, struct request *b)
+{
+	u64 cost_a, cost_b;
+
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	cost_a = bq_seek_cost(bqd, last, blk_rq_pos(a));
+	cost_b = bq_seek_cost(bqd, last, blk_rq_pos(b));
+	if (cost_a == cost_b)	/* both far behind: take the lower sector */
+		return blk_rq_pos(a) <= blk_rq_pos(b) ? a : b;
+	return cost_a < cost_b ? a : b;
+}
+
+static struct request *bq_rb_rq(struct rb_node *node)
+{
+	return node ? rb_entry_rq(node) : NULL;
+}
+
+void bq_add_request(struct bq_queue *bqq, struct request *rq)
+{
+	struct bqd *bqd = bqq->bqd;
+	struct request_queue *q = bqd->queue;
+	bool sync = rq_is_sync(rq);
+
+	lockdep_assert_held(&bqd->lock);
+	elv_rb_add(&bqq->sort_list, rq);
+	rq->fifo_time = jiffies +
+		msecs_to_jiffies(bqd->tun.fifo_expire_ms[sync]);
+	list_add_tail(&rq->queuelist, &bqq->fifo);
+	bqq->queued++;
+	bqq->next_rq = bq_closer(bqd, bqq->last_pos, bqq->next_rq, rq);
+	if (rq_mergeable(rq)) {
+		elv_rqhash_add(q, rq);
+		if (!q->last_merge)
+			q->last_merge = rq;
+	}
+}
+
+void bq_remove_request(struct bq_queue *bqq, struct request *rq)
+{
+	struct bqd *bqd = bqq->bqd;
+	struct request_queue *q = bqd->queue;
+
+	lockdep_assert_held(&bqd->lock);
+	if (bqq->next_rq == rq) {
+		struct request *prev = bq_rb_rq(rb_prev(&rq->rb_node));
+		struct request *next = bq_rb_rq(rb_next(&rq->rb_node));
+
+		bqq->next_rq = bq_closer(bqd, blk_rq_pos(rq) + blk_rq_sectors(rq),
+					 next, prev);
+	}
+	list_del_init(&rq->queuelist);
+	elv_rb_del(&bqq->sort_list, rq);
+	elv_rqhash_del(q, rq);
+	if (q->last_merge == rq)
+		q->last_merge = NULL;
+	bqq->queued--;
+}
+
+/* The request @bqq serves next: an expired FIFO head, else the nearest. */
+struct request *bq_next_request(struct bq_queue *bqq)
+{
+	struct request *oldest;
+
+	lockdep_assert_held(&bqq->bqd->lock);
+	if (list_empty(&bqq->fifo))
+		return NULL;
+	oldest = list_first_entry(&bqq->fifo, struct request, queuelist);
+	if (time_after_eq(jiffies, (unsigned long)oldest->fifo_time))
+		return oldest;
+	return bqq->next_rq;
+}
+
+/*
+ * Front merge lookup for a bio: only into a request of the queue the bio
+ * would join (stashed in bqd->merge_queue by bio_merge, under the lock).
+ */
+int bq_request_merge(struct request_queue *q, struct request **req,
+		     struct bio *bio)
+{
+	struct bqd *bqd = q->elevator->elevator_data;
+	struct request *found;
+
+	lockdep_assert_held(&bqd->lock);
+	if (!bqd->merge_queue)
+		return ELEVATOR_NO_MERGE;
+	found = elv_rb_find(&bqd->merge_queue->sort_list, bio_end_sector(bio));
+	if (!found || !elv_bio_merge_ok(found, bio))
+		return ELEVATOR_NO_MERGE;
+	*req = found;
+	return blk_discard_mergable(found) ? ELEVATOR_DISCARD_MERGE :
+					     ELEVATOR_FRONT_MERGE;
+}
+
+/* Keep merges inside one queue: the bio's process must own the request. */
+bool bq_allow_merge(struct request_queue *q, struct request *rq,
+		    struct bio *bio)
+{
+	struct bqd *bqd = q->elevator->elevator_data;
+	struct bq_queue *owner = bq_rq_queue(rq);
+
+	/* Not (yet) ours: a plugged request of the same task. */
+	if (!owner)
+		return true;
+	lockdep_assert_held(&bqd->lock);
+	return owner == bqd->merge_queue;
+}
+
+/* A bio grew @req; a front merge moved its start sector. */
+void bq_request_merged(struct request_queue *q, struct request *req,
+		       enum elv_merge type)
+{
+	struct bq_queue *bqq = bq_rq_queue(req);
+
+	if (type != ELEVATOR_FRONT_MERGE || !bqq)
+		return;
+	lockdep_assert_held(&bqq->bqd->lock);
+	elv_rb_del(&bqq->sort_list, req);
+	elv_rb_add(&bqq->sort_list, req);
+	bqq->next_rq = bq_closer(bqq->bqd, bqq->last_pos, bqq->next_rq, req);
+}
+
+/* @next was merged into @rq and is about to be freed by the core. */
+void bq_requests_merged(struct request_queue *q, struct request *rq,
+			struct request *next)
+{
+	struct bq_queue *bqq = bq_rq_queue(next);
+
+	if (!bqq)
+		return;
+	lockdep_assert_held(&bqq->bqd->lock);
+	/* @rq inherits @next's place in the FIFO if @next is older. */
+	if (bq_rq_queue(rq) == bqq &&
+	    time_before((unsigned long)next->fifo_time,
+			(unsigned long)rq->fifo_time)) {
+		list_del(&rq->queuelist);
+		list_add(&rq->queuelist, &next->queuelist);
+		rq->fifo_time = next->fifo_time;
+	}
+	bq_remove_request(bqq, next);
+	bqq->bqd->queued--;
+	bq_queue_lost_request(bqq->bqd, bqq);
+}
+
+int bq_queues_init(struct bqd *bqd)
+{
+	struct bq_queue *oom = &bqd->oom_queue;
+
+	bq_queue_setup(bqd, oom, IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE,
+						  BQ_DEFAULT_LEVEL), true);
+	oom->ref = 1;
+	set_bit(BQ_OOM, &oom->flags);
+	clear_bit(BQ_IDLE_WINDOW, &oom->flags);
+	return 0;
+}
+
+/* Teardown: no request is left; drop the async table and idle entities. */
+void bq_queues_exit(struct bqd *bqd)
+{
+	int i, j;
+
+	lockdep_assert_held(&bqd->lock);
+	for (i = 0; i < 2; i++) {
+		for (j = 0; j < BQ_NR_LEVELS; j++) {
+			if (bqd->async[i][j])
+				bq_put_queue(bqd->async[i][j]);
+			bqd->async[i][j] = NULL;
+		}
+	}
+	if (bqd->async_idle)
+		bq_put_queue(bqd->async_idle);
+	bqd->async_idle = NULL;
+	bq_forget_idle(&bqd->root);
+}
