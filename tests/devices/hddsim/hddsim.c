@@ -628,7 +628,9 @@ static blk_status_t hddsim_queue_rq(struct blk_mq_hw_ctx *hctx,
 	default:
 		return BLK_STS_NOTSUPP;
 	}
-	if (blk_rq_pos(rq) + blk_rq_sectors(rq) > dev->capacity)
+	/* A flush carries no sector (it may be (sector_t)-1). */
+	if (req_op(rq) != REQ_OP_FLUSH &&
+	    blk_rq_pos(rq) + blk_rq_sectors(rq) > dev->capacity)
 		return BLK_STS_IOERR;
 
 	blk_mq_start_request(rq);
