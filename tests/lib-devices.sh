@@ -123,7 +123,7 @@ dev_sched() {
 	echo "$2" >"/sys/block/$1/queue/scheduler"
 }
 
-# within LO X HI: true if LO <= X <= HI (decimal numbers).
-within() {
+# dev_within LO X HI: true if LO <= X <= HI (decimal numbers).
+dev_within() {
 	awk -v lo="$1" -v x="$2" -v hi="$3" 'BEGIN { exit !(x != "" && x + 0 >= lo + 0 && x + 0 <= hi + 0) }'
 }

@@ -14,7 +14,7 @@ read -r bw _ < <(dev_fio --name=seq --filename="/dev/$dev" --rw=read --bs=256k \
 expect=$(awk 'BEGIN { print 80e6 / 1024 }')
 lo=$(awk -v e="$expect" 'BEGIN { print e * 0.85 }')
 hi=$(awk -v e="$expect" 'BEGIN { print e * 1.15 }')
-if within "$lo" "$bw" "$hi"; then
+if dev_within "$lo" "$bw" "$hi"; then
 	tap_ok "$desc (measured ${bw} KiB/s)"
 else
 	tap_fail "$desc" "measured ${bw:-none} KiB/s, bound [$lo, $hi] KiB/s"

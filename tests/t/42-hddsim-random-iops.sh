@@ -12,7 +12,7 @@ read -r _ iops _ < <(dev_fio --name=rand --filename="/dev/$dev" --rw=randread --
 expect=$(awk 'BEGIN { print 1 / (8.5e-3 + 60 / 7200 / 2) }')
 lo=$(awk -v e="$expect" 'BEGIN { print e * 0.8 }')
 hi=$(awk -v e="$expect" 'BEGIN { print e * 1.2 }')
-if within "$lo" "$iops" "$hi"; then
+if dev_within "$lo" "$iops" "$hi"; then
 	tap_ok "$desc (measured $iops IOPS, expected $expect)"
 else
 	tap_fail "$desc" "measured ${iops:-none} IOPS, bound [$lo, $hi]"

@@ -14,7 +14,7 @@ read -r one _ < <(dev_fio --name=one "${common[@]}" --runtime=8)
 read -r two _ < <(dev_fio --name=two "${common[@]}" --runtime=10 --numjobs=2 \
 	--offset_increment=4g)
 bound=$(awk -v o="$one" 'BEGIN { print o * 0.5 }')
-if [ -n "$one" ] && within 0 "$two" "$bound"; then
+if [ -n "$one" ] && dev_within 0 "$two" "$bound"; then
 	tap_ok "$desc (one: $one KiB/s, two: $two KiB/s)"
 else
 	tap_fail "$desc" "measured ${two:-none} KiB/s aggregate, bound < $bound (one reader: ${one:-none} KiB/s)"

@@ -15,7 +15,7 @@ dev=$(make_hdd ncq_depth=8) || { tap_fail "$desc" "make_hdd ncq_depth=8 failed";
 dev_sched "$dev" none
 read -r _ ncq _ < <(dev_fio --filename="/dev/$dev" "${job[@]}")
 bound=$(awk -v b="$base" 'BEGIN { print b * 1.3 }')
-if [ -n "$base" ] && within "$bound" "$ncq" 1e9; then
+if [ -n "$base" ] && dev_within "$bound" "$ncq" 1e9; then
 	tap_ok "$desc (no NCQ: $base IOPS, NCQ 8: $ncq IOPS)"
 else
 	tap_fail "$desc" "measured ${ncq:-none} IOPS, bound >= $bound (no NCQ: ${base:-none})"

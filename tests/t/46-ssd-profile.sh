@@ -12,7 +12,7 @@ dev=$(make_ssd ssd0 1024) || { tap_fail "$desc" "make_ssd failed"; exit 0; }
 rot=$(cat "/sys/block/$dev/queue/rotational")
 read -r _ iops _ < <(dev_fio --name=ssd --filename="/dev/$dev" --rw=randread --bs=4k \
 	--ioengine=libaio --iodepth=32 --direct=1 --runtime=10 --time_based)
-if [ "$rot" = 0 ] && within 5000 "$iops" 320000; then
+if [ "$rot" = 0 ] && dev_within 5000 "$iops" 320000; then
 	tap_ok "$desc (rotational $rot, $iops IOPS)"
 else
 	tap_fail "$desc" "measured rotational=$rot, ${iops:-none} IOPS; bound rotational=0, [5000, 320000] IOPS"

@@ -256,7 +256,8 @@ static sector_t hddsim_head_at(struct hddsim_dev *dev, u64 t)
 	if (t <= dev->ra_t0)
 		return dev->ra_pos;
 	pos = dev->ra_pos + div64_u64((t - dev->ra_t0) * 1000, dev->ra_ps);
-	return min(pos, max(cap, dev->ra_pos));
+	pos = min(pos, max(cap, dev->ra_pos));
+	return min_t(u64, pos, dev->capacity - 1);
 }
 
 /* Positioning (seek + rotational latency) from the head at @t to @lba. */
