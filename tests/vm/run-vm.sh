@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# Boot the bfq-ng test VM and run one script in it as root.
+#   tests/vm/run-vm.sh SCRIPT [ARGS...]
+# Environment:
+#   VM_MEM=2048  VM_SMP=2        guest memory (MiB) and CPUs
+#   VM_TIMEOUT=1800              seconds before QEMU is killed and the run fails
+#   VM_SHARE=dir                 host dir exported read-only at /mnt/host
+#   VM_DISKS="1G 256M"           extra sparse raw virtio disks (vdb, vdc, ...)
+#   VM_ARGS="..."                extra kernel command line
+#   VM_ACCEL=auto|kvm|tcg        default auto: KVM when it works, else TCG
+#   VM_OUT=tests/out             where console.log, output.log, guest-out/ go
+#   VM_PASS_ENV="A B"            host variables passed into the guest's env
+#   VM_SCAN_IGNORE=regex         console lines matching it are not splats
+# The script runs with cwd /mnt/run; $BFQNG_TESTS is the copy of tests/,
+# $BFQNG_OUT (/mnt/run/out) is copied back to $VM_OUT/guest-out.
+# Exit status: the script's, or non-zero if the kernel splatted (BUG, WARNING,
+# lockdep, panic...), the guest died or hung, or the run timed out.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$top/scripts/config.sh"
+
+[ $# -ge 1 ] || { echo "usage: $0 SCRIPT [ARGS...]" >&2; exit 2; }
+script=$1
+shift
+[ -f "$script" ] || { echo "run-vm: no such script: $script" >&2; exit 2; }
+
+VM_MEM=${VM_MEM:-2048}
+VM_SMP=${VM_SMP:-2}
+VM_TIMEOUT=${VM_TIMEOUT:-1800}
+VM_OUT=${VM_OUT:-$top/tests/out}
+VM_ACCEL=${VM_ACCEL:-auto}
+VM_SCAN_IGNORE=${VM_SCAN_IGNORE:-'RETBleed: WARNING|MMIO Stale Data: WARNING|Spectre.*WARNING'}
+guest=$BFQNG_CACHE/guest
+
+"$here/build-image.sh"
+for f in vmlinuz initrd.img rootfs.img; do
+	[ -s "$guest/$f" ] || { echo "run-vm: $guest/$f missing" >&2; exit 2; }
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bfqng-vm.XXXXXX")
+qpid= tailpid=
+cleanup() {
+	local rc=$?
+	trap - EXIT INT TERM HUP
+	if [ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null; then
+		kill "$qpid" 2>/dev/null # timeout(1) passes it on to QEMU
+		sleep 1
+		pkill -9 -P "$qpid" 2>/dev/null
+		kill -9 "$qpid" 2>/dev/null
+	fi
+	[ -n "$tailpid" ] && kill "$tailpid" 2>/dev/null
+	wait 2>/dev/null
+	rm -rf "$tmp"
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'echo "run-vm: interrupted" >&2; exit 130' INT TERM HUP
+
+# --- accelerator: KVM if it demonstrably works (probed once per host boot) ---
+probe_kvm() {
+	local cache=$BFQNG_CACHE/kvm-probe boot res log pid i
+	boot=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown)
+	if [ -r "$cache" ] && [ "$(cut -d' ' -f1 "$cache")" = "$boot" ]; then
+		cut -d' ' -f2 "$cache"
+		return
+	fi
+	res=no
+	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+		# Boot the kernel with no root: under working KVM it reaches the
+		# "unable to mount root" panic within seconds and QEMU exits.
+		log=$tmp/kvm-probe.log
+		qemu-system-x86_64 -accel kvm -cpu host -m 256 -nodefaults -display none \
+			-no-reboot -kernel "$guest/vmlinuz" \
+			-append "console=ttyS0 panic=-1 mitigations=off" \
+			-serial "file:$log" </dev/null >"$tmp/kvm-probe.err" 2>&1 &
+		pid=$!
+		for ((i = 0; i < 50; i++)); do
+			sleep 0.5
+			if grep -q 'Kernel panic' "$log" 2>/dev/null; then res=yes; break; fi
+			grep -qi 'internal error\|failed' "$tmp/kvm-probe.err" 2>/dev/null && break
+			kill -0 "$pid" 2>/dev/null || break
+		done
+		kill -9 "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	fi
+	mkdir -p "$BFQNG_CACHE"
+	echo "$boot $res" >"$cache.tmp.$$" && mv "$cache.tmp.$$" "$cache"
+	echo "$res"
+}
+case $VM_ACCEL in
+kvm) accel=(-accel kvm -cpu host) ;;
+tcg) accel=(-accel tcg,thread=multi -cpu max) ;;
+auto)
+	if [ "$(probe_kvm)" = yes ]; then
+		accel=(-accel kvm -cpu host)
+	else
+		accel=(-accel tcg,thread=multi -cpu max)
+	fi ;;
+*) echo "run-vm: VM_ACCEL must be auto, kvm or tcg" >&2; exit 2 ;;
+esac
+
+# --- the run share -----------------------------------------------------------
+run=$tmp/run
+mkdir -p "$run/modules" "$run/out"
+cp "$here/guest-main.sh" "$run/guest-main.sh"
+cp "$script" "$run/script"
+cp -a "$top/tests" "$run/tests"
+rm -rf "$run/tests/out"
+shopt -s nullglob
+kos=("$top"/*.ko "$top"/tests/devices/*/*.ko)
+shopt -u nullglob
+[ ${#kos[@]} -gt 0 ] && cp "${kos[@]}" "$run/modules/"
+{
+	printf 'export BFQNG_SCRIPT=%q\n' "$(basename "$script")"
+	printf 'BFQNG_SCRIPT_ARGS=('
+	[ $# -gt 0 ] && printf '%q ' "$@"
+	printf ')\n'
+	echo "export BFQNG_HAVE_HOST=$([ -n "${VM_SHARE:-}" ] && echo 1 || echo 0)"
+	for v in ${VM_PASS_ENV:-}; do
+		[ -n "${!v+x}" ] && printf 'export %s=%q\n' "$v" "${!v}"
+	done
+} >"$run/env"
+chmod -R a+rX "$run"
+
+qemu=(qemu-system-x86_64 -name bfqng-test "${accel[@]}" -m "$VM_MEM" -smp "$VM_SMP"
+	-nodefaults -display none -vga none -no-reboot -monitor none
+	-kernel "$guest/vmlinuz" -initrd "$guest/initrd.img"
+	-append "root=/dev/vda rw rootfstype=ext4 console=ttyS0 panic_on_warn=1 oops=panic panic=-1 init=/sbin/bfqng-init net.ifnames=0 loglevel=7 fsck.mode=skip mitigations=off ${VM_ARGS:-}"
+	-drive "file=$guest/rootfs.img,if=virtio,format=raw,snapshot=on"
+	-chardev "file,id=con,path=$tmp/console.log" -serial chardev:con
+	-chardev "file,id=out,path=$tmp/output.log" -serial chardev:out
+	-fsdev "local,id=runfs,path=$run,security_model=none"
+	-device virtio-9p-pci,fsdev=runfs,mount_tag=run)
+if [ -n "${VM_SHARE:-}" ]; then
+	[ -d "$VM_SHARE" ] || { echo "run-vm: VM_SHARE=$VM_SHARE is not a directory" >&2; exit 2; }
+	qemu+=(-fsdev "local,id=hostfs,path=$(cd "$VM_SHARE" && pwd),security_model=none,readonly=on"
+		-device virtio-9p-pci,fsdev=hostfs,mount_tag=host)
+fi
+i=0
+for size in ${VM_DISKS:-}; do
+	[ "$size" = none ] && continue
+	truncate -s "$size" "$tmp/disk$i.img"
+	qemu+=(-drive "file=$tmp/disk$i.img,if=virtio,format=raw")
+	i=$((i + 1))
+done
+
+: >"$tmp/console.log"
+: >"$tmp/output.log"
+echo "run-vm: booting ($(printf '%s ' "${accel[@]:1:1}")${VM_MEM}M ${VM_SMP}cpu, timeout ${VM_TIMEOUT}s): $script $*" >&2
+t0=$(date +%s.%N)
+# timeout(1) kills QEMU at VM_TIMEOUT and forwards our TERM/INT/HUP to it.
+timeout -k 10 "$VM_TIMEOUT" "${qemu[@]}" </dev/null >"$tmp/qemu.log" 2>&1 &
+qpid=$!
+
+# Stream the script's channel live, hiding the exit marker.
+tail -n +1 -s 0.2 -f --pid="$qpid" "$tmp/output.log" | grep --line-buffered -v '^@@BFQNG-EXIT ' &
+tailpid=$!
+qrc=0
+wait "$qpid" || qrc=$?
+qpid=
+[ "$qrc" = 124 ] || [ "$qrc" = 137 ] && touch "$tmp/timedout"
+wait "$tailpid" 2>/dev/null || true
+tailpid=
+t1=$(date +%s.%N)
+
+mkdir -p "$VM_OUT"
+tr -d '\r' <"$tmp/console.log" >"$VM_OUT/console.log"
+cp "$tmp/output.log" "$VM_OUT/output.log"
+rm -rf "$VM_OUT/guest-out"
+if [ -n "$(ls -A "$run/out" 2>/dev/null)" ]; then
+	cp -a "$run/out" "$VM_OUT/guest-out"
+fi
+
+rc=0
+marker=$(grep -a -o '^@@BFQNG-EXIT [0-9]*@@' "$tmp/output.log" | tail -n 1 || true)
+if [ -e "$tmp/timedout" ]; then
+	echo "run-vm: FAIL: timed out after ${VM_TIMEOUT}s; QEMU killed" >&2
+	rc=124
+elif [ -z "$marker" ]; then
+	echo "run-vm: FAIL: the guest died before the script finished (no exit marker; QEMU status $qrc)" >&2
+	[ -s "$tmp/qemu.log" ] && sed 's/^/run-vm: qemu: /' "$tmp/qemu.log" >&2
+	tail -n 25 "$VM_OUT/console.log" | sed 's/^/run-vm: console: /' >&2
+	rc=2
+else
+	rc=${marker#@@BFQNG-EXIT }
+	rc=${rc%@@}
+fi
+
+# Kernel splats anywhere in the console log fail the run.
+splat_re='BUG:|WARNING:|Oops|Call Trace|general protection fault|possible recursive locking|circular locking|INFO: |KASAN|UBSAN|kmemleak|Kernel panic'
+if grep -a -E "$splat_re" "$VM_OUT/console.log" | grep -a -v -E "$VM_SCAN_IGNORE" >/dev/null; then
+	echo "run-vm: FAIL: kernel splat in the console log ($VM_OUT/console.log):" >&2
+	# Show each hit with context (first 3 hits, 6 lines before, 30 after).
+	grep -a -n -E "$splat_re" "$VM_OUT/console.log" | grep -a -v -E "$VM_SCAN_IGNORE" |
+		head -n 3 | cut -d: -f1 | while read -r n; do
+		echo "----- console.log line $n -----"
+		sed -n "$((n > 6 ? n - 6 : 1)),$((n + 30))p" "$VM_OUT/console.log"
+	done | sed 's/^/run-vm:   /' >&2
+	echo "run-vm: all splat lines:" >&2
+	grep -a -n -E "$splat_re" "$VM_OUT/console.log" | grep -a -v -E "$VM_SCAN_IGNORE" |
+		head -n 40 | sed 's/^/run-vm:   /' >&2
+	[ "$rc" != 0 ] || rc=3
+	touch "$VM_OUT/splat"
+else
+	rm -f "$VM_OUT/splat"
+fi
+
+echo "run-vm: exit $rc after $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}')s; console log: $VM_OUT/console.log" >&2
+exit "$rc"
