@@ -124,6 +124,7 @@ struct bqd {
 	struct bq_queue *merge_queue;		/* bio_merge's queue, during it */
 	unsigned int queued;			/* requests held by the scheduler */
 	unsigned int in_driver;			/* dispatched, not completed */
+	unsigned int max_in_driver;		/* highest in_driver seen */
 	bool idling;				/* waiting for @serving's next I/O */
 	bool work_ready;			/* read locklessly by has_work */
 	struct hrtimer idle_timer;

@@ -38,9 +38,9 @@ static int bq_state_show(void *data, struct seq_file *m)
 	struct bqd *bqd = bq_debug_bqd(data);
 
 	spin_lock_irq(&bqd->lock);
-	seq_printf(m, "serving %d\nidling %d\nqueued %u\nin_driver %u\n",
+	seq_printf(m, "serving %d\nidling %d\nqueued %u\nin_driver %u\nmax_in_driver %u\n",
 		   bqd->serving ? bqd->serving->pid : -1, bqd->idling,
-		   bqd->queued, bqd->in_driver);
+		   bqd->queued, bqd->in_driver, bqd->max_in_driver);
 	seq_printf(m, "peak_rate_sectors_per_s %llu\nmax_budget_sectors %llu\n",
 		   bqd->peak_rate, bqd->max_budget);
 	seq_printf(m, "async_depth %u\nrotational %d\n", bqd->async_depth,

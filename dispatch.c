@@ -282,7 +282,8 @@ static void bq_serve(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 	bqd->queued--;
 	bq_rate_sample(bqd, sectors, now_ns);
 	bqq->dispatched++;
-	bqd->in_driver++;
+	if (++bqd->in_driver > bqd->max_in_driver)
+		bqd->max_in_driver = bqd->in_driver;
 	bqq->seek_history = (bqq->seek_history << 1) |
 			    (dist > BQ_SEEK_DIST_SECTORS);
 	bqq->last_pos = pos + sectors;

@@ -19,7 +19,8 @@ static const unsigned int bq_default_back_seek_penalty = 2;
 static const unsigned int bq_default_fifo_expire_async_ms = 250;
 static const unsigned int bq_default_fifo_expire_sync_ms = 125;
 static const unsigned int bq_default_slice_idle_ms = 8;
-static const unsigned int bq_default_timeout_sync_ms = 125;
+/* timeout_sync: HZ / 8, i.e. 125 ms rounded down to whole jiffies. */
+static const unsigned int bq_default_timeout_sync_div = 8;
 
 void bq_tunables_init(struct bq_tunables *tun)
 {
@@ -31,7 +32,7 @@ void bq_tunables_init(struct bq_tunables *tun)
 	tun->max_budget_sectors = 0;
 	tun->slice_idle_ns = (u64)bq_default_slice_idle_ms * NSEC_PER_MSEC;
 	tun->strict_guarantees = 0;
-	tun->timeout_sync_jiffies = msecs_to_jiffies(bq_default_timeout_sync_ms);
+	tun->timeout_sync_jiffies = HZ / bq_default_timeout_sync_div;
 }
 
 static struct bqd *bq_of_eq(struct elevator_queue *e)
@@ -103,7 +104,10 @@ BQ_TUNABLE(slice_idle_us, 0, 1000000,
 	   div_u64(bqd->tun.slice_idle_ns, NSEC_PER_USEC),
 	   bqd->tun.slice_idle_ns = (u64)val * NSEC_PER_USEC)
 BQ_TUNABLE(strict_guarantees, 0, 1, bqd->tun.strict_guarantees,
-	   bqd->tun.strict_guarantees = val)
+	   do {
+		   bqd->tun.strict_guarantees = val;
+		   bqd->max_in_driver = bqd->in_driver;
+	   } while (0))
 BQ_TUNABLE(timeout_sync, 1, 60000,
 	   jiffies_to_msecs(bqd->tun.timeout_sync_jiffies),
 	   do {

@@ -126,6 +126,22 @@ static void bq_idle_expire(struct bq_tree *tree)
 }
 
 /*
+ * With nothing active or in service in a tree, no one competes with the idle
+ * entities: virtual time may jump past all their finish times, so they can
+ * be forgotten now instead of holding memory until some later service.
+ */
+static void bq_idle_flush(struct bq_sched *sd, struct bq_tree *tree)
+{
+	struct rb_node *last = rb_last(&tree->idle.rb_root);
+
+	if (tree->nr_active || (sd->serving && bq_tree_of(sd->serving) == tree) ||
+	    !last)
+		return;
+	tree->vtime = bq_of(last)->finish;
+	bq_idle_expire(tree);
+}
+
+/*
  * Apply a pending weight or class change to an entity about to be stamped.
  * Returns true when the class changed (old timestamps mean nothing then).
  */
@@ -311,6 +327,7 @@ static bool bq_expire_one(struct bq_entity *entity, bool busy)
 		bq_release(entity);
 	} else {
 		bq_idle_add(tree, entity);
+		bq_idle_flush(entity->sd, tree);
 	}
 	return parent && bq_sched_busy(parent->my_sd);
 }
@@ -351,10 +368,12 @@ void bq_deactivate(struct bq_entity *entity)
 		struct bq_tree *tree = bq_tree_of(entity);
 
 		bq_active_del(tree, entity);
-		if (bq_vt_before(tree->vtime, entity->finish))
+		if (bq_vt_before(tree->vtime, entity->finish)) {
 			bq_idle_add(tree, entity);
-		else
+			bq_idle_flush(entity->sd, tree);
+		} else {
 			bq_release(entity);
+		}
 		if (!parent || bq_sched_busy(parent->my_sd))
 			return;
 		entity = parent;
