@@ -1,0 +1,124 @@
+# shellcheck shell=bash
+# Guest helpers for scheduler tests (sourced after lib.sh).
+
+# sched_of DEV: the scheduler selected on DEV.
+sched_of() {
+	sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$1/queue/scheduler"
+}
+
+# select_sched DEV NAME: select NAME on DEV; fails if it does not read back.
+select_sched() {
+	echo "$2" >"/sys/block/$1/queue/scheduler" 2>/dev/null || return 1
+	[ "$(sched_of "$1")" = "$2" ]
+}
+
+# bfqng_dbg DEV FILE: a bfq-ng debugfs file of DEV.
+bfqng_dbg() {
+	cat "/sys/kernel/debug/block/$1/sched/$2"
+}
+
+# bfqng_stat DEV KEY: one value from the debugfs stats/state files.
+bfqng_stat() {
+	cat "/sys/kernel/debug/block/$1/sched/stats" \
+		"/sys/kernel/debug/block/$1/sched/state" 2>/dev/null |
+		awk -v k="$2" '$1 == k { print $2; exit }'
+}
+
+# bfqng_check DEV: the engine invariant check; prints "ok" when it holds.
+bfqng_check() {
+	bfqng_dbg "$1" check
+}
+
+# nullb NAME SIZE_MB attr=val...: a null_blk device through configfs.
+nullb() {
+	local name=$1 size=$2 kv dir=/sys/kernel/config/nullb/$1
+	shift 2
+	[ -d /sys/kernel/config/nullb ] || modprobe null_blk nr_devices=0 || return 1
+	[ -d "$dir" ] && nullb_del "$name"
+	mkdir "$dir" || return 1
+	echo "$size" >"$dir/size"
+	for kv in "$@"; do
+		echo "${kv#*=}" >"$dir/${kv%%=*}" || return 1
+	done
+	echo 1 >"$dir/power" || return 1
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[ -b "/dev/$name" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# nullb_del NAME: power off and remove a configfs null_blk device.
+nullb_del() {
+	local dir=/sys/kernel/config/nullb/$1
+	[ -d "$dir" ] || return 0
+	echo 0 >"$dir/power" 2>/dev/null
+	rmdir "$dir"
+}
+
+# fio_bw_kib JSONFILE: summed read+write bandwidth (KiB/s) over all jobs.
+fio_bw_kib() {
+	jq '[.jobs[] | .read.bw + .write.bw] | add | floor' "$1"
+}
+
+# fio_job_bw_kib JSONFILE JOBNAME: read+write bandwidth (KiB/s) of one job.
+fio_job_bw_kib() {
+	jq --arg n "$2" '[.jobs[] | select(.jobname == $n) | .read.bw + .write.bw] | add | floor' "$1"
+}
+
+# fio_errors JSONFILE: total error count over all jobs.
+fio_errors() {
+	jq '[.jobs[] | .error] | add' "$1"
+}
+
+# ratio A B: A / B with two decimals (B = 0 gives "inf").
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "inf"; else printf "%.2f\n", a / b }'
+}
+
+# in_range X LO HI: true when LO <= X <= HI (decimals allowed).
+in_range() {
+	awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x != "inf" && x >= lo && x <= hi) }'
+}
+
+# check_ratio DESC MEASURED IDEAL TOL: MEASURED within IDEAL * (1 +- TOL).
+check_ratio() {
+	local lo hi
+	lo=$(awk -v i="$3" -v t="$4" 'BEGIN { printf "%.2f", i * (1 - t) }')
+	hi=$(awk -v i="$3" -v t="$4" 'BEGIN { printf "%.2f", i * (1 + t) }')
+	if in_range "$2" "$lo" "$hi"; then
+		tap_ok "$1 (measured $2, ideal $3)"
+	else
+		tap_fail "$1" "measured $2, bound [$lo, $hi] (ideal $3)"
+	fi
+}
+
+# sched_nullb NAME attr=val...: the standard fairness device: null_blk,
+# timer completions after 250 us, one hardware tag, nr_requests 64.
+sched_nullb() {
+	local name=$1
+	shift
+	nullb "$name" 4096 irqmode=2 completion_nsec=250000 hw_queue_depth=1 "$@" || return 1
+	echo 64 >"/sys/block/$name/queue/nr_requests"
+}
+
+# fio_readers JSON DEV RUNTIME SPEC...: greedy sequential 64 KiB direct
+# readers, one per SPEC "name:class:level[:extra-fio-opts]", each in its own
+# 256 MiB region, all started together; JSON receives fio's report.
+fio_readers() {
+	local json=$1 dev=$2 runtime=$3 i=0 spec name class level extra
+	shift 3
+	local args=(--output-format=json --output="$json" --filename="/dev/$dev"
+		--direct=1 --ioengine=libaio --iodepth=8 --rw=read --bs=64k
+		--time_based --runtime="$runtime" --size=256m)
+	for spec in "$@"; do
+		IFS=: read -r name class level extra <<<"$spec"
+		args+=(--name="$name" --prioclass="$class" --prio="$level"
+			--offset=$((i * 256))m)
+		# shellcheck disable=SC2206
+		[ -n "$extra" ] && args+=($extra)
+		i=$((i + 1))
+	done
+	fio "${args[@]}" >/dev/null
+}

@@ -1,0 +1,55 @@
+#!/bin/bash
+# timeout: 300
+# The ten tunables exist with mainline's defaults; non-numbers and values
+# out of range are refused with EINVAL; slice_idle and slice_idle_us agree.
+source "$BFQNG_TESTS/lib.sh"
+source "$BFQNG_TESTS/lib-sched.sh"
+
+modprobe bfq-ng || die "bfq-ng"
+nullb tu0 64 || die "null_blk"
+select_sched tu0 bfq-ng || die "select"
+dir=/sys/block/tu0/queue/iosched
+declare -A want=([back_seek_max]=16384 [back_seek_penalty]=2
+	[fifo_expire_async]=250 [fifo_expire_sync]=125 [low_latency]=1
+	[max_budget]=0 [slice_idle]=8 [slice_idle_us]=8000
+	[strict_guarantees]=0 [timeout_sync]=124)
+# timeout_sync is 125 ms rounded to HZ: 124 at HZ=250 (31 jiffies), as mainline.
+for t in "${!want[@]}"; do
+	got=$(cat "$dir/$t" 2>/dev/null)
+	if [ "$t" = timeout_sync ]; then
+		exp=$(( (250 / 8) * 1000 / 250 ))
+	else
+		exp=${want[$t]}
+	fi
+	check_eq "tunable $t defaults to $exp" "${got:-missing}" "$exp"
+done
+
+# refused WRITE FILE: the write fails with EINVAL and the value is unchanged.
+refused() {
+	local before after err
+	before=$(cat "$dir/$2")
+	err=$( (echo "$1" >"$dir/$2") 2>&1)
+	after=$(cat "$dir/$2")
+	if [[ $err == *"Invalid argument"* ]] && [ "$before" = "$after" ]; then
+		tap_ok "writing '$1' to $2 is refused with EINVAL"
+	else
+		tap_fail "writing '$1' to $2 is refused with EINVAL" "error '$err', value $before -> $after"
+	fi
+}
+refused abc slice_idle
+refused -1 fifo_expire_sync
+refused 2 low_latency
+refused 0 back_seek_penalty
+refused 5 max_budget
+refused 1001 slice_idle
+refused 0 timeout_sync
+refused "" strict_guarantees
+
+echo 3 >"$dir/slice_idle"
+check_eq "slice_idle_us follows slice_idle" "$(cat "$dir/slice_idle_us")" 3000
+echo 2500 >"$dir/slice_idle_us"
+check_eq "slice_idle follows slice_idle_us (rounded down)" "$(cat "$dir/slice_idle")" 2
+echo 4096 >"$dir/max_budget"
+check_eq "max_budget accepts a value in range" "$(cat "$dir/max_budget")" 4096
+select_sched tu0 none
+nullb_del tu0

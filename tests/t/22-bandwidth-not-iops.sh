@@ -1,0 +1,24 @@
+#!/bin/bash
+# timeout: 600
+# Fairness is in bandwidth, not in requests: at equal weights, a reader of
+# 4 KiB requests and a reader of 128 KiB requests on a disk whose service
+# time grows with request size (hddsim at 16 MB/s) move equal bytes per
+# second (+-15%), although their request rates differ by ~32x.
+source "$BFQNG_TESTS/lib.sh"
+source "$BFQNG_TESTS/lib-devices.sh"
+source "$BFQNG_TESTS/lib-sched.sh"
+
+modprobe bfq-ng || die "bfq-ng"
+dev=$(make_hdd rate_outer_mbps=16 rate_inner_mbps=16) || die "hddsim"
+select_sched "$dev" bfq-ng || die "select"
+fio --output-format=json --output=/tmp/bw.json --filename="/dev/$dev" \
+	--direct=1 --ioengine=libaio --iodepth=8 --rw=read --time_based \
+	--runtime=20 --size=1g \
+	--name=small --bs=4k --offset=0 \
+	--name=large --bs=128k --offset=2g >/dev/null || die "fio"
+small=$(fio_job_bw_kib /tmp/bw.json small)
+large=$(fio_job_bw_kib /tmp/bw.json large)
+check_ratio "4 KiB and 128 KiB readers get equal bandwidth ($small vs $large KiB/s)" "$(ratio "$small" "$large")" 1 0.15
+check_eq "engine invariants hold after the bandwidth run" "$(bfqng_check "$dev")" ok
+select_sched "$dev" none
+remove_hdd

@@ -1,0 +1,37 @@
+#!/bin/bash
+# timeout: 600
+# A sequential reader whose think time is shorter than slice_idle keeps its
+# queue in service across think times (the device idles for it), and with
+# slice_idle=0 it does not.
+source "$BFQNG_TESTS/lib.sh"
+source "$BFQNG_TESTS/lib-sched.sh"
+
+modprobe bfq-ng || die "bfq-ng"
+sched_nullb id0 || die "null_blk"
+echo 1 >/sys/block/id0/queue/rotational
+select_sched id0 bfq-ng || die "select"
+
+# run SLICE_IDLE_MS: thinker (psync, 1 ms think time) beside a greedy reader;
+# prints the thinker's KiB/s and how many idling periods started.
+run() {
+	echo "$1" >/sys/block/id0/queue/iosched/slice_idle
+	local before after
+	before=$(bfqng_stat id0 idle_started)
+	fio_readers /tmp/idle.json id0 20 "greedy:2:4" \
+		"thinker:2:4:--ioengine=psync --iodepth=1 --thinktime=1000" || die "fio"
+	after=$(bfqng_stat id0 idle_started)
+	echo "$(fio_job_bw_kib /tmp/idle.json thinker) $((after - before))"
+}
+read -r with idles_with < <(run 8)
+read -r without idles_without < <(run 0)
+check_gt "slice_idle=8: the device idles for the thinking reader (idling periods)" "$idles_with" 100
+check_eq "slice_idle=0: the device never idles (idling periods)" "$idles_without" 0
+r=$(ratio "$with" "$without")
+if in_range "$r" 1.5 1000; then
+	tap_ok "idling keeps the thinking reader in service: $with vs $without KiB/s (x$r)"
+else
+	tap_fail "idling keeps the thinking reader in service" "throughput with idling / without = $r ($with / $without KiB/s), bound >= 1.5"
+fi
+check_eq "engine invariants hold after the idling runs" "$(bfqng_check id0)" ok
+select_sched id0 none
+nullb_del id0
