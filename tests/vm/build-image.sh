@@ -70,6 +70,7 @@ work=$(mktemp -d "$BFQNG_CACHE/.guest-build.XXXXXX")
 root=$work/rootfs
 cleanup() {
 	local rc=$?
+	set +e
 	# Unmount (deepest first) before deleting, and never cross file systems.
 	if [ -d "$root" ]; then
 		findmnt -rn -o TARGET | grep -F "$root" | sort -r | while read -r mp; do

@@ -33,7 +33,7 @@ VM_ACCEL=${VM_ACCEL:-auto}
 VM_SCAN_IGNORE=${VM_SCAN_IGNORE:-'RETBleed: WARNING|MMIO Stale Data: WARNING|Spectre.*WARNING'}
 guest=$BFQNG_CACHE/guest
 
-"$here/build-image.sh"
+"$here/build-image.sh" >&2
 for f in vmlinuz initrd.img rootfs.img; do
 	[ -s "$guest/$f" ] || { echo "run-vm: $guest/$f missing" >&2; exit 2; }
 done
@@ -42,6 +42,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/bfqng-vm.XXXXXX")
 qpid= tailpid=
 cleanup() {
 	local rc=$?
+	set +e
 	trap - EXIT INT TERM HUP
 	if [ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null; then
 		kill "$qpid" 2>/dev/null # timeout(1) passes it on to QEMU
@@ -191,12 +192,11 @@ fi
 splat_re='BUG:|WARNING:|Oops|Call Trace|general protection fault|possible recursive locking|circular locking|INFO: |KASAN|UBSAN|kmemleak|Kernel panic'
 if grep -a -E "$splat_re" "$VM_OUT/console.log" | grep -a -v -E "$VM_SCAN_IGNORE" >/dev/null; then
 	echo "run-vm: FAIL: kernel splat in the console log ($VM_OUT/console.log):" >&2
-	# Show each hit with context (first 3 hits, 6 lines before, 30 after).
-	grep -a -n -E "$splat_re" "$VM_OUT/console.log" | grep -a -v -E "$VM_SCAN_IGNORE" |
-		head -n 3 | cut -d: -f1 | while read -r n; do
-		echo "----- console.log line $n -----"
-		sed -n "$((n > 6 ? n - 6 : 1)),$((n + 30))p" "$VM_OUT/console.log"
-	done | sed 's/^/run-vm:   /' >&2
+	# The first hit with context (3 lines before, 40 after), then every hit.
+	n=$(grep -a -n -E "$splat_re" "$VM_OUT/console.log" | grep -a -v -E "$VM_SCAN_IGNORE" |
+		head -n 1 | cut -d: -f1)
+	echo "run-vm:   ----- console.log from line $((n > 3 ? n - 3 : 1)) -----" >&2
+	sed -n "$((n > 3 ? n - 3 : 1)),$((n + 40))p" "$VM_OUT/console.log" | sed 's/^/run-vm:   /' >&2
 	echo "run-vm: all splat lines:" >&2
 	grep -a -n -E "$splat_re" "$VM_OUT/console.log" | grep -a -v -E "$VM_SCAN_IGNORE" |
 		head -n 40 | sed 's/^/run-vm:   /' >&2

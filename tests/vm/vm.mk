@@ -36,3 +36,8 @@ check: vm-modules image
 demo: vm-modules image
 	@if [ -f tests/demo.sh ]; then $(VM_RUN) tests/demo.sh; \
 	else echo "demo: tests/demo.sh does not exist yet" >&2; exit 1; fi
+
+# Self-test of the VM runner itself (exit codes, shares, splat/crash/hang detection).
+.PHONY: vm-selftest
+vm-selftest: image
+	$(VM_TOP)/tests/vm/selftest.sh
