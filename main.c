@@ -186,7 +186,8 @@ static struct request *bq_next_request_hook(struct request_queue *q,
 
 /*
  * Async requests and sync writes get a share of each tag word so that sync
- * reads always find a tag.
+ * reads always find a tag.  Words of under four tags are not shared out:
+ * a one-tag limit would serialize writes on small queues.
  */
 static void bq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
@@ -204,7 +205,7 @@ static void bq_depth_updated(struct blk_mq_hw_ctx *hctx)
 	unsigned int word = 1U << tags->sb.shift;
 
 	WRITE_ONCE(bqd->async_depth,
-		   max(1U, word * BQ_ASYNC_DEPTH_QUARTERS / 4));
+		   word < 4 ? word : word * BQ_ASYNC_DEPTH_QUARTERS / 4);
 	sbitmap_queue_min_shallow_depth(tags, bqd->async_depth);
 }
 

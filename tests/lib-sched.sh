@@ -1,16 +1,8 @@
 # shellcheck shell=bash
 # Guest helpers for scheduler tests (sourced after lib.sh).
 
-# sched_of DEV: the scheduler selected on DEV.
-sched_of() {
-	sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$1/queue/scheduler"
-}
-
 # select_sched DEV NAME: select NAME on DEV; fails if it does not read back.
-select_sched() {
-	echo "$2" >"/sys/block/$1/queue/scheduler" 2>/dev/null || return 1
-	[ "$(sched_of "$1")" = "$2" ]
-}
+select_sched() { set_sched "$@"; }
 
 # bfqng_dbg DEV FILE: a bfq-ng debugfs file of DEV.
 bfqng_dbg() {
@@ -29,33 +21,16 @@ bfqng_check() {
 	bfqng_dbg "$1" check
 }
 
-# nullb NAME SIZE_MB attr=val...: a null_blk device through configfs.
+# nullb NAME SIZE_MB attr=val...: a null_blk device through configfs,
+# removed when the test file exits (lib.sh's nullb_create).
 nullb() {
-	local name=$1 size=$2 kv dir=/sys/kernel/config/nullb/$1
+	local name=$1 size=$2
 	shift 2
-	[ -d /sys/kernel/config/nullb ] || modprobe null_blk nr_devices=0 || return 1
-	[ -d "$dir" ] && nullb_del "$name"
-	mkdir "$dir" || return 1
-	echo "$size" >"$dir/size"
-	for kv in "$@"; do
-		echo "${kv#*=}" >"$dir/${kv%%=*}" || return 1
-	done
-	echo 1 >"$dir/power" || return 1
-	local i
-	for ((i = 0; i < 100; i++)); do
-		[ -b "/dev/$name" ] && return 0
-		sleep 0.1
-	done
-	return 1
+	nullb_create "$name" size="$size" "$@"
 }
 
-# nullb_del NAME: power off and remove a configfs null_blk device.
-nullb_del() {
-	local dir=/sys/kernel/config/nullb/$1
-	[ -d "$dir" ] || return 0
-	echo 0 >"$dir/power" 2>/dev/null
-	rmdir "$dir"
-}
+# nullb_del NAME: power off and remove a null_blk device now.
+nullb_del() { nullb_remove "$@"; }
 
 # fio_bw_kib JSONFILE: summed read+write bandwidth (KiB/s) over all jobs.
 fio_bw_kib() {
@@ -63,9 +38,7 @@ fio_bw_kib() {
 }
 
 # fio_job_bw_kib JSONFILE JOBNAME: read+write bandwidth (KiB/s) of one job.
-fio_job_bw_kib() {
-	jq --arg n "$2" '[.jobs[] | select(.jobname == $n) | .read.bw + .write.bw] | add | floor' "$1"
-}
+fio_job_bw_kib() { fio_json_bw "$1" "$2"; }
 
 # fio_errors JSONFILE: total error count over all jobs.
 fio_errors() {
@@ -94,13 +67,14 @@ check_ratio() {
 	fi
 }
 
-# sched_nullb NAME attr=val...: the standard fairness device: null_blk,
-# timer completions after 250 us, one hardware tag, nr_requests 64.
+# sched_nullb NAME [SCHED]: the standard fairness device: null_blk, timer
+# completions after 250 us, one hardware tag; SCHED (default bfq-ng) is
+# selected, then nr_requests raised to 64 (a switch resets it to 2 tags).
 sched_nullb() {
-	local name=$1
-	shift
-	nullb "$name" 4096 irqmode=2 completion_nsec=250000 hw_queue_depth=1 "$@" || return 1
-	echo 64 >"/sys/block/$name/queue/nr_requests"
+	nullb "$1" 4096 irqmode=2 completion_nsec=250000 hw_queue_depth=1 || return 1
+	[ -z "${ROTATIONAL:-}" ] || echo "$ROTATIONAL" >"/sys/block/$1/queue/rotational"
+	select_sched "$1" "${2:-bfq-ng}" || return 1
+	echo 64 >"/sys/block/$1/queue/nr_requests"
 }
 
 # fio_readers JSON DEV RUNTIME SPEC...: greedy sequential 64 KiB direct
@@ -121,4 +95,18 @@ fio_readers() {
 		i=$((i + 1))
 	done
 	fio "${args[@]}" >/dev/null
+}
+
+# scsi_debug_disk SIZE_MB: load scsi_debug (and sd_mod: no udev here to load
+# it) with one disk of SIZE_MB and print its name.
+scsi_debug_disk() {
+	modprobe sd_mod && modprobe scsi_debug dev_size_mb="$1" || return 1
+	local d i
+	for ((i = 0; i < 100; i++)); do
+		for d in /sys/block/sd*; do
+			grep -qs scsi_debug "$d/device/model" && { basename "$d"; return 0; }
+		done
+		sleep 0.1
+	done
+	return 1
 }

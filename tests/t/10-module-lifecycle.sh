@@ -7,10 +7,7 @@ source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
 
 nullb lc0 256 memory_backed=1 || die "cannot create null_blk lc0"
-modprobe scsi_debug dev_size_mb=64 || die "cannot load scsi_debug"
-sleep 1
-sd=$(for d in /sys/block/sd*; do
-	grep -qs scsi_debug "$d/device/model" && basename "$d"; done | head -n1)
+sd=$(scsi_debug_disk 64) || die "cannot create a scsi_debug disk"
 vd=$(lsblk -dno NAME | grep '^vd' | grep -v '^vda$' | head -n1)
 devs=(lc0 "$sd" "$vd")
 
@@ -49,7 +46,7 @@ fi
 if select_sched lc0 bfq-ng && [ -d /sys/module/bfq_ng ]; then
 	tap_ok "writing bfq-ng to queue/scheduler loads the module through its alias"
 else
-	tap_fail "writing bfq-ng to queue/scheduler loads the module through its alias" "scheduler '$(sched_of lc0)'"
+	tap_fail "writing bfq-ng to queue/scheduler loads the module through its alias" "scheduler '$(sched_get lc0)'"
 fi
 select_sched lc0 none
 rmmod bfq_ng

@@ -9,10 +9,7 @@ source "$BFQNG_TESTS/lib-sched.sh"
 
 modprobe bfq-ng || die "cannot load bfq-ng"
 nullb iv0 512 memory_backed=1 irqmode=2 completion_nsec=20000 || die "null_blk"
-modprobe scsi_debug dev_size_mb=512 || die "scsi_debug"
-sleep 1
-sd=$(for d in /sys/block/sd*; do
-	grep -qs scsi_debug "$d/device/model" && basename "$d"; done | head -n1)
+sd=$(scsi_debug_disk 512) || die "cannot create a scsi_debug disk"
 vd=$(lsblk -dno NAME | grep '^vd' | grep -v '^vda$' | head -n1)
 
 # jobfile TARGET-OPTION PHASE: eight jobs; engines swap between phases.

@@ -7,8 +7,8 @@ source "$BFQNG_TESTS/lib-sched.sh"
 
 modprobe bfq-ng || die "bfq-ng"
 nullb mg0 256 memory_backed=1 irqmode=2 completion_nsec=500000 hw_queue_depth=2 || die "null_blk"
-echo 64 >/sys/block/mg0/queue/nr_requests
 select_sched mg0 bfq-ng || die "select"
+echo 64 >/sys/block/mg0/queue/nr_requests
 read -r _ rm0 _ _ _ wm0 _ </sys/block/mg0/stat
 fio --name=w --filename=/dev/mg0 --direct=1 --ioengine=libaio --iodepth=32 \
 	--rw=write --bs=4k --size=16m --output=/dev/null || die "fio write"

@@ -7,8 +7,8 @@ source "$BFQNG_TESTS/lib-sched.sh"
 
 modprobe bfq-ng || die "bfq-ng"
 nullb mp0 256 memory_backed=1 irqmode=2 completion_nsec=50000 || die "null_blk"
-echo 128 >/sys/block/mp0/queue/nr_requests
 select_sched mp0 bfq-ng || die "select"
+echo 128 >/sys/block/mp0/queue/nr_requests
 idle=$(bfqng_stat mp0 live_queues)
 rm -f /tmp/mp.fail
 for ((i = 0; i < 512; i++)); do

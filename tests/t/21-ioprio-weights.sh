@@ -7,7 +7,6 @@ source "$BFQNG_TESTS/lib-sched.sh"
 
 modprobe bfq-ng || die "bfq-ng"
 sched_nullb wt0 || die "null_blk"
-select_sched wt0 bfq-ng || die "select"
 for pair in "0 7 8" "2 6 3"; do
 	read -r hi lo ideal <<<"$pair"
 	fio_readers /tmp/wt.json wt0 20 "hi:2:$hi" "lo:2:$lo" || die "fio"

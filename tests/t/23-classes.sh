@@ -8,7 +8,6 @@ source "$BFQNG_TESTS/lib-sched.sh"
 
 modprobe bfq-ng || die "bfq-ng"
 sched_nullb cl0 || die "null_blk"
-select_sched cl0 bfq-ng || die "select"
 
 fio_readers /tmp/cl.json cl0 20 "rt:1:4" "be:2:4" || die "fio"
 rt=$(fio_job_bw_kib /tmp/cl.json rt)

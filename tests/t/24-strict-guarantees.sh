@@ -7,8 +7,8 @@ source "$BFQNG_TESTS/lib-sched.sh"
 
 modprobe bfq-ng || die "bfq-ng"
 nullb sg0 1024 irqmode=2 completion_nsec=200000 hw_queue_depth=32 || die "null_blk"
-echo 64 >/sys/block/sg0/queue/nr_requests
 select_sched sg0 bfq-ng || die "select"
+echo 64 >/sys/block/sg0/queue/nr_requests
 echo 1 >/sys/block/sg0/queue/iosched/strict_guarantees
 fio --name=deep --filename=/dev/sg0 --direct=1 --ioengine=libaio --iodepth=32 \
 	--rw=randread --bs=4k --numjobs=2 --time_based --runtime=10 --output=/dev/null &

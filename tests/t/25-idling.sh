@@ -7,9 +7,7 @@ source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
 
 modprobe bfq-ng || die "bfq-ng"
-sched_nullb id0 || die "null_blk"
-echo 1 >/sys/block/id0/queue/rotational
-select_sched id0 bfq-ng || die "select"
+ROTATIONAL=1 sched_nullb id0 || die "null_blk"
 
 # run SLICE_IDLE_MS: thinker (psync, 1 ms think time) beside a greedy reader;
 # prints the thinker's KiB/s and how many idling periods started.

@@ -7,7 +7,6 @@ source "$BFQNG_TESTS/lib-sched.sh"
 
 modprobe bfq-ng || die "bfq-ng"
 sched_nullb er0 || die "null_blk"
-select_sched er0 bfq-ng || die "select"
 fio_readers /tmp/er.json er0 30 "be0a:2:0" "be0b:2:0" "be2a:2:2" "be2b:2:2" \
 	"be4a:2:4" "be4b:2:4" "be6a:2:6" "be6b:2:6" || die "fio"
 total=$(fio_bw_kib /tmp/er.json)
