@@ -111,7 +111,7 @@ struct bq_tunables {
 
 /* Per device scheduler data: elevator_queue->elevator_data. */
 struct bqd {
-	spinlock_t lock;
+	spinlock_t lock;			/* guards this struct, see top */
 	struct request_queue *queue;
 
 	struct bq_sched root;			/* the root group's trees */

@@ -434,9 +434,10 @@ void bq_requests_merged(struct request_queue *q, struct request *rq,
 int bq_queues_init(struct bqd *bqd)
 {
 	struct bq_queue *oom = &bqd->oom_queue;
+	unsigned short ioprio = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE,
+						  BQ_DEFAULT_LEVEL);
 
-	bq_queue_setup(bqd, oom, IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE,
-						  BQ_DEFAULT_LEVEL), true);
+	bq_queue_setup(bqd, oom, ioprio, true);
 	oom->ref = 1;
 	set_bit(BQ_OOM, &oom->flags);
 	clear_bit(BQ_IDLE_WINDOW, &oom->flags);

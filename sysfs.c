@@ -3,8 +3,8 @@
  * bfq-ng tunables: /sys/block/<dev>/queue/iosched/.
  *
  * Names, units and defaults follow mainline bfq so that existing scripts
- * work.  A value that is not a number, or is out of the range listed in
- * bq_tunable_limits, is refused with -EINVAL and changes nothing.
+ * work.  A value that is not a number, or is out of the range given with
+ * each tunable below, is refused with -EINVAL and changes nothing.
  */
 #include <linux/blkdev.h>
 #include <linux/jiffies.h>
@@ -53,16 +53,84 @@ static int bq_parse(const char *page, unsigned int min, unsigned int max,
 	return 0;
 }
 
+/* Setters, called under the scheduler lock with a value already in range. */
+static int bq_set_back_seek_max(struct bqd *bqd, unsigned int val)
+{
+	bqd->tun.back_seek_max_kib = val;
+	return 0;
+}
+
+static int bq_set_back_seek_penalty(struct bqd *bqd, unsigned int val)
+{
+	bqd->tun.back_seek_penalty = val;
+	return 0;
+}
+
+static int bq_set_fifo_expire_async(struct bqd *bqd, unsigned int val)
+{
+	bqd->tun.fifo_expire_ms[0] = val;
+	return 0;
+}
+
+static int bq_set_fifo_expire_sync(struct bqd *bqd, unsigned int val)
+{
+	bqd->tun.fifo_expire_ms[1] = val;
+	return 0;
+}
+
+static int bq_set_low_latency(struct bqd *bqd, unsigned int val)
+{
+	bqd->tun.low_latency = val;
+	return 0;
+}
+
+/* 0 selects the automatic budget; below the minimum budget is refused. */
+static int bq_set_max_budget(struct bqd *bqd, unsigned int val)
+{
+	if (val && val < BQ_MIN_BUDGET_SECTORS)
+		return -EINVAL;
+	bqd->tun.max_budget_sectors = val;
+	bq_update_max_budget(bqd);
+	return 0;
+}
+
+static int bq_set_slice_idle(struct bqd *bqd, unsigned int val)
+{
+	bqd->tun.slice_idle_ns = (u64)val * NSEC_PER_MSEC;
+	return 0;
+}
+
+static int bq_set_slice_idle_us(struct bqd *bqd, unsigned int val)
+{
+	bqd->tun.slice_idle_ns = (u64)val * NSEC_PER_USEC;
+	return 0;
+}
+
+static int bq_set_strict_guarantees(struct bqd *bqd, unsigned int val)
+{
+	bqd->tun.strict_guarantees = val;
+	bqd->max_in_driver = bqd->in_driver;
+	return 0;
+}
+
+/* Rounded to jiffies, at least one. */
+static int bq_set_timeout_sync(struct bqd *bqd, unsigned int val)
+{
+	bqd->tun.timeout_sync_jiffies = max(1UL, msecs_to_jiffies(val));
+	bq_update_max_budget(bqd);
+	return 0;
+}
+
 /*
- * Each tunable: how to show it, and how to store a parsed value within
- * [min, max] under the scheduler lock.
+ * show and store for one tunable: the value shown, the accepted range, and
+ * the setter above.
  */
-#define BQ_TUNABLE(name, min, max, show_expr, store_stmt)			\
+#define BQ_TUNABLE(name, min, max, shown)					\
 static ssize_t bq_##name##_show(struct elevator_queue *e, char *page)		\
 {										\
 	struct bqd *bqd = bq_of_eq(e);						\
 										\
-	return sysfs_emit(page, "%llu\n", (unsigned long long)(show_expr));	\
+	return sysfs_emit(page, "%llu\n", (unsigned long long)(shown));	\
 }										\
 static ssize_t bq_##name##_store(struct elevator_queue *e, const char *page,	\
 				 size_t count)					\
@@ -74,46 +142,23 @@ static ssize_t bq_##name##_store(struct elevator_queue *e, const char *page,	\
 	if (ret)								\
 		return ret;							\
 	spin_lock_irq(&bqd->lock);						\
-	store_stmt;								\
+	ret = bq_set_##name(bqd, val);						\
 	spin_unlock_irq(&bqd->lock);						\
-	return count;								\
+	return ret ? ret : count;						\
 }
 
-BQ_TUNABLE(back_seek_max, 0, INT_MAX, bqd->tun.back_seek_max_kib,
-	   bqd->tun.back_seek_max_kib = val)
-BQ_TUNABLE(back_seek_penalty, 1, 1024, bqd->tun.back_seek_penalty,
-	   bqd->tun.back_seek_penalty = val)
-BQ_TUNABLE(fifo_expire_async, 1, 60000, bqd->tun.fifo_expire_ms[0],
-	   bqd->tun.fifo_expire_ms[0] = val)
-BQ_TUNABLE(fifo_expire_sync, 1, 60000, bqd->tun.fifo_expire_ms[1],
-	   bqd->tun.fifo_expire_ms[1] = val)
-BQ_TUNABLE(low_latency, 0, 1, bqd->tun.low_latency,
-	   bqd->tun.low_latency = val)
-BQ_TUNABLE(max_budget, 0, 1U << 22, bqd->tun.max_budget_sectors,
-	   do {
-		   if (val && val < BQ_MIN_BUDGET_SECTORS) {
-			   spin_unlock_irq(&bqd->lock);
-			   return -EINVAL;
-		   }
-		   bqd->tun.max_budget_sectors = val;
-		   bq_update_max_budget(bqd);
-	   } while (0))
-BQ_TUNABLE(slice_idle, 0, 1000, div_u64(bqd->tun.slice_idle_ns, NSEC_PER_MSEC),
-	   bqd->tun.slice_idle_ns = (u64)val * NSEC_PER_MSEC)
+BQ_TUNABLE(back_seek_max, 0, INT_MAX, bqd->tun.back_seek_max_kib)
+BQ_TUNABLE(back_seek_penalty, 1, 1024, bqd->tun.back_seek_penalty)
+BQ_TUNABLE(fifo_expire_async, 1, 60000, bqd->tun.fifo_expire_ms[0])
+BQ_TUNABLE(fifo_expire_sync, 1, 60000, bqd->tun.fifo_expire_ms[1])
+BQ_TUNABLE(low_latency, 0, 1, bqd->tun.low_latency)
+BQ_TUNABLE(max_budget, 0, 1U << 22, bqd->tun.max_budget_sectors)
+BQ_TUNABLE(slice_idle, 0, 1000, div_u64(bqd->tun.slice_idle_ns, NSEC_PER_MSEC))
 BQ_TUNABLE(slice_idle_us, 0, 1000000,
-	   div_u64(bqd->tun.slice_idle_ns, NSEC_PER_USEC),
-	   bqd->tun.slice_idle_ns = (u64)val * NSEC_PER_USEC)
-BQ_TUNABLE(strict_guarantees, 0, 1, bqd->tun.strict_guarantees,
-	   do {
-		   bqd->tun.strict_guarantees = val;
-		   bqd->max_in_driver = bqd->in_driver;
-	   } while (0))
+	   div_u64(bqd->tun.slice_idle_ns, NSEC_PER_USEC))
+BQ_TUNABLE(strict_guarantees, 0, 1, bqd->tun.strict_guarantees)
 BQ_TUNABLE(timeout_sync, 1, 60000,
-	   jiffies_to_msecs(bqd->tun.timeout_sync_jiffies),
-	   do {
-		   bqd->tun.timeout_sync_jiffies = max(1UL, msecs_to_jiffies(val));
-		   bq_update_max_budget(bqd);
-	   } while (0))
+	   jiffies_to_msecs(bqd->tun.timeout_sync_jiffies))
 #undef BQ_TUNABLE
 
 #define BQ_ATTR(name) \

@@ -242,10 +242,10 @@ static struct bq_entity *bq_first_eligible(struct bq_tree *tree)
 
 		if (left && !bq_vt_before(tree->vtime, bq_of(left)->min_start))
 			node = left;
-		else if (!bq_vt_before(tree->vtime, bq_of(node)->start))
-			return bq_of(node);
-		else
+		else if (bq_vt_before(tree->vtime, bq_of(node)->start))
 			node = node->rb_right;
+		else
+			return bq_of(node);
 	}
 	return NULL;
 }
