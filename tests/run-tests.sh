@@ -13,7 +13,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-out=$top/tests/out
+out=${VM_OUT:-$top/tests/out}	# VM_OUT=dir keeps concurrent runs apart
 mkdir -p "$out"
 export TESTS=${TESTS:-*}
 
@@ -48,21 +48,21 @@ while IFS= read -r line; do
 	fi
 done <"$stream"
 
-if [ -s "$out/build.failed" ]; then
+if [ -s "$top/tests/out/build.failed" ]; then
 	while read -r what; do
 		tap+=("not ok - build: make $what failed (see tests/out/build.log); tests ran with whatever .ko files existed")
-	done <"$out/build.failed"
+	done <"$top/tests/out/build.failed"
 fi
 if [ -e "$out/splat" ]; then
 	lines=$(grep -a -E 'BUG:|WARNING:|Oops|Call Trace|general protection fault|possible recursive locking|circular locking|INFO: |KASAN|UBSAN|kmemleak|Kernel panic' \
 		"$out/console.log" | grep -a -v -E "${VM_SCAN_IGNORE:-RETBleed: WARNING|MMIO Stale Data: WARNING|Spectre.*WARNING}" |
 		head -n 5 | sed 's/^\[[ 0-9.]*\] //' | paste -sd'|')
-	tap+=("not ok - kernel splat in the VM console log (tests/out/console.log): $lines")
+	tap+=("not ok - kernel splat in the VM console log ($out/console.log): $lines")
 fi
 for b in "${files[@]}"; do
 	if grep -q "^# END $b " "$stream"; then continue; fi
 	if grep -q "^# BEGIN $b " "$stream"; then
-		tap+=("not ok - $b: the VM died or hung while it ran (run-vm exit $vmrc; see tests/out/console.log)")
+		tap+=("not ok - $b: the VM died or hung while it ran (run-vm exit $vmrc; see $out/console.log)")
 	else
 		tap+=("not ok - $b: not run, the VM died or hung before it (run-vm exit $vmrc)")
 	fi
@@ -91,7 +91,7 @@ if [ $fail -gt 0 ]; then
 	echo "run-tests: failures:"
 	grep '^not ok' "$out/results.tap" | sed 's/^/  /'
 fi
-echo "run-tests: TAP in tests/out/results.tap, console log in tests/out/console.log" >&2
+echo "run-tests: TAP in $out/results.tap, console log in $out/console.log" >&2
 summary="$pass passed, $fail failed"
 [ $skip -gt 0 ] && summary+=", $skip skipped"
 echo "$summary"
