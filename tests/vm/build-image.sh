@@ -68,9 +68,24 @@ log() { echo "image: [$(($(date +%s) - t0))s] $*"; }
 mkdir -p "$BFQNG_CACHE/debs/debootstrap" "$BFQNG_CACHE/debs/apt"
 work=$(mktemp -d "$BFQNG_CACHE/.guest-build.XXXXXX")
 root=$work/rootfs
+# Long steps run in the background so that a signal is acted on at once.
+child=
+bg() {
+	"$@" &
+	child=$!
+	wait "$child"
+	local rc=$?
+	child=
+	return $rc
+}
 cleanup() {
 	local rc=$?
 	set +e
+	if [ -n "$child" ]; then
+		pkill -TERM -P "$child" 2>/dev/null
+		kill "$child" 2>/dev/null
+		wait "$child" 2>/dev/null
+	fi
 	# Unmount (deepest first) before deleting, and never cross file systems.
 	if [ -d "$root" ]; then
 		findmnt -rn -o TARGET | grep -F "$root" | sort -r | while read -r mp; do
@@ -86,7 +101,7 @@ trap 'exit 130' INT TERM HUP
 
 log "debootstrap $SUITE (minbase) from $MIRROR into $root"
 # The deb cache speeds up rebuilds; debootstrap never needs the network twice.
-debootstrap --variant=minbase --cache-dir="$BFQNG_CACHE/debs/debootstrap" \
+bg debootstrap --variant=minbase --cache-dir="$BFQNG_CACHE/debs/debootstrap" \
 	"$SUITE" "$root" "$MIRROR" >"$work/debootstrap.log" 2>&1 || {
 	tail -n 30 "$work/debootstrap.log" >&2
 	exit 1
@@ -124,12 +139,13 @@ mkdir -p "$root/var/cache/apt/archives/partial"
 in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 	DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 "$@"; }
 log "apt-get install ${GUEST_PKGS[*]} $KIMAGE_PKG=$KPKGVER"
-{
+apt_install() {
 	in_root apt-get update -q &&
 		in_root apt-get install -y -q --no-install-recommends \
 			-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
 			"${GUEST_PKGS[@]}" "$KIMAGE_PKG=$KPKGVER"
-} >"$work/apt.log" 2>&1 || {
+}
+bg apt_install >"$work/apt.log" 2>&1 || {
 	tail -n 40 "$work/apt.log" >&2
 	exit 1
 }
@@ -173,7 +189,7 @@ log "unmounting chroot file systems"
 for mp in var/cache/apt/archives tmp dev sys proc; do umount "$root/$mp"; done
 
 log "mke2fs -t ext4 -d rootfs ($IMG_SIZE sparse)"
-mke2fs -q -F -t ext4 -L bfqng-root -E root_owner=0:0 -d "$root" "$out/rootfs.img" "$IMG_SIZE"
+bg mke2fs -q -F -t ext4 -L bfqng-root -E root_owner=0:0 -d "$root" "$out/rootfs.img" "$IMG_SIZE"
 echo "$KVER" >"$out/kver"
 echo "$want" >"$out/stamp"
 
