@@ -50,6 +50,7 @@ struct bqd;
 enum bq_queue_flag {
 	BQ_SYNC,		/* serves one process's synchronous I/O */
 	BQ_IDLE_WINDOW,		/* think time short enough to idle for */
+	BQ_IO_BOUND,		/* last slot ended with requests still queued */
 	BQ_OOM,			/* the fallback queue, never freed */
 };
 
@@ -139,6 +140,9 @@ struct bqd {
 
 	unsigned int async_depth;		/* limit_depth for async/writes */
 	bool rotational;
+	bool hw_tag;				/* the device queues internally */
+	unsigned int hw_tag_samples;
+	unsigned int hw_tag_max;		/* max in_driver in this sample */
 
 	/* Counters, for debugfs and tests. */
 	unsigned int live_queues;

@@ -43,8 +43,8 @@ static int bq_state_show(void *data, struct seq_file *m)
 		   bqd->queued, bqd->in_driver, bqd->max_in_driver);
 	seq_printf(m, "peak_rate_sectors_per_s %llu\nmax_budget_sectors %llu\n",
 		   bqd->peak_rate, bqd->max_budget);
-	seq_printf(m, "async_depth %u\nrotational %d\n", bqd->async_depth,
-		   bqd->rotational);
+	seq_printf(m, "async_depth %u\nrotational %d\nhw_tag %d\n",
+		   bqd->async_depth, bqd->rotational, bqd->hw_tag);
 	spin_unlock_irq(&bqd->lock);
 	return 0;
 }

@@ -21,6 +21,15 @@
 #include "elevator.h"
 #include "bfq-ng.h"
 
+/*
+ * Device-side queueing is assumed when, over 32 dispatches made with enough
+ * requests at hand, the driver held 4 or more at once.
+ */
+#define BQ_HW_TAG_SAMPLES		32
+#define BQ_HW_TAG_DEPTH			4
+/* A backlogged slot moving sectors at under 1/this of the peak rate is slow. */
+#define BQ_SLOW_RATE_DIV		2
+#define BQ_SLOW_MIN_NS			(20 * NSEC_PER_MSEC)
 /* A request further than this from the previous one is a seek. */
 #define BQ_SEEK_DIST_SECTORS		800
 /* A queue with more than this many seeks in its last 32 requests is seeky. */
@@ -116,6 +125,18 @@ static void bq_rate_sample(struct bqd *bqd, unsigned int sectors, u64 now_ns)
 	bq_update_max_budget(bqd);
 }
 
+static void bq_hw_tag_sample(struct bqd *bqd)
+{
+	if (bqd->in_driver + bqd->queued < BQ_HW_TAG_DEPTH)
+		return;
+	bqd->hw_tag_max = max(bqd->hw_tag_max, bqd->in_driver);
+	if (++bqd->hw_tag_samples < BQ_HW_TAG_SAMPLES)
+		return;
+	bqd->hw_tag = bqd->hw_tag_max >= BQ_HW_TAG_DEPTH;
+	bqd->hw_tag_samples = 0;
+	bqd->hw_tag_max = 0;
+}
+
 /* Next budget of a sync queue, by why it left service. */
 static u64 bq_next_budget(const struct bqd *bqd, const struct bq_queue *bqq,
 			  enum bq_expire_reason reason, u64 served)
@@ -128,7 +149,9 @@ static u64 bq_next_budget(const struct bqd *bqd, const struct bq_queue *bqq,
 		budget *= 2;
 		break;
 	case BQ_EXP_TOO_IDLE:
-		budget = max(served, budget / 2);
+		/* A queue that used to keep requests queued keeps its budget. */
+		if (!test_bit(BQ_IO_BOUND, &bqq->flags))
+			budget = max(served, budget / 2);
 		break;
 	case BQ_EXP_EMPTY:
 		budget = served;
@@ -139,14 +162,32 @@ static u64 bq_next_budget(const struct bqd *bqd, const struct bq_queue *bqq,
 	return clamp_t(u64, budget, BQ_MIN_BUDGET_SECTORS, bqd->max_budget);
 }
 
-/* Service to charge a slot: sectors, or device time for seeky/slow queues. */
+/*
+ * A slot that kept the queue backlogged but moved sectors at a fraction of
+ * the device's peak rate: the queue costs the device time, not sectors.
+ */
+static bool bq_slow(const struct bqd *bqd, u64 served, u64 elapsed)
+{
+	return elapsed >= BQ_SLOW_MIN_NS && bqd->peak_rate &&
+	       div64_u64(served * NSEC_PER_SEC, elapsed) <
+	       bqd->peak_rate / BQ_SLOW_RATE_DIV;
+}
+
+/*
+ * Service to charge a slot: sectors, or the device time the slot took for
+ * seeky queues and slow or timed-out backlogged ones, scaled so that a full
+ * timeout_sync costs max_budget.
+ */
 static u64 bq_charge_for_time(const struct bqd *bqd, const struct bq_queue *bqq,
 			      enum bq_expire_reason reason, u64 now_ns)
 {
 	u64 elapsed = now_ns - bqq->slot_start_ns;
 	u64 timeout_ns = jiffies_to_nsecs(bqd->tun.timeout_sync_jiffies);
+	bool by_time = bq_seeky(bqq) || reason == BQ_EXP_TIMEOUT ||
+		       (reason == BQ_EXP_BUDGET &&
+			bq_slow(bqd, bqq->entity.service, elapsed));
 
-	if (!bq_sync(bqq) || (reason != BQ_EXP_TIMEOUT && !bq_seeky(bqq)))
+	if (!bq_sync(bqq) || !by_time)
 		return 0;
 	elapsed = min(elapsed, timeout_ns);
 	return div64_u64(bqd->max_budget * elapsed, timeout_ns);
@@ -173,6 +214,10 @@ static void bq_expire_serving(struct bqd *bqd, enum bq_expire_reason reason,
 	bq_stop_idling(bqd);
 	if (by_time > served)
 		bq_charge(&bqq->entity, by_time - served);
+	if (reason == BQ_EXP_BUDGET || reason == BQ_EXP_TIMEOUT)
+		set_bit(BQ_IO_BOUND, &bqq->flags);
+	else if (reason != BQ_EXP_PREEMPTED)
+		clear_bit(BQ_IO_BOUND, &bqq->flags);
 	if (bq_sync(bqq))
 		bqq->max_budget = bq_next_budget(bqd, bqq, reason, served);
 	else
@@ -278,6 +323,7 @@ static void bq_serve(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 	sector_t dist = pos > bqq->last_pos ? pos - bqq->last_pos :
 					      bqq->last_pos - pos;
 
+	bq_hw_tag_sample(bqd);
 	bq_remove_request(bqq, rq);
 	bqd->queued--;
 	bq_rate_sample(bqd, sectors, now_ns);

@@ -441,8 +441,8 @@ void bq_entity_init(struct bq_entity *entity, struct bq_sched *sd,
 
 /*
  * Invariant check, for tests and debugfs: active trees ordered by finish with
- * correct subtree minima, weight sums equal to the weights present, virtual
- * time never going backwards since the previous check.
+ * correct subtree minima, entity counts and weight sums equal to what the
+ * trees hold, virtual time never going backwards since the previous check.
  */
 static int bq_check_node(const struct rb_node *node, u64 *min_start)
 {
@@ -512,14 +512,21 @@ static int bq_check_tree(const struct bq_sched *sd, int class, char *why,
 	return 0;
 }
 
-int bq_check(const struct bq_sched *sd, char *why, size_t len)
+int bq_check(struct bq_sched *sd, char *why, size_t len)
 {
 	int class, ret;
 
 	for (class = 0; class < BQ_NR_CLASSES; class++) {
+		struct bq_tree *tree = &sd->tree[class];
+
 		ret = bq_check_tree(sd, class, why, len);
 		if (ret)
 			return ret;
+		if (bq_vt_before(tree->vtime, tree->vtime_checked)) {
+			snprintf(why, len, "class %d: virtual time went back", class);
+			return -EUCLEAN;
+		}
+		tree->vtime_checked = tree->vtime;
 	}
 	if (sd->serving && sd->serving->where != BQ_SERVING) {
 		snprintf(why, len, "entity in service not marked so");

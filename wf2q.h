@@ -64,6 +64,7 @@ struct bq_tree {
 	u64 vtime;
 	u64 wsum;			/* weights of active, idle and in-service */
 	unsigned int nr_active;		/* entities in the active tree */
+	u64 vtime_checked;		/* vtime at the last bq_check() */
 };
 
 struct bq_engine_ops {
@@ -100,6 +101,6 @@ void bq_expire(struct bq_entity *entity, bool busy);
 void bq_deactivate(struct bq_entity *entity);
 void bq_forget_idle(struct bq_sched *sd);
 
-int bq_check(const struct bq_sched *sd, char *why, size_t len);
+int bq_check(struct bq_sched *sd, char *why, size_t len);
 
 #endif /* BFQNG_WF2Q_H */

@@ -12,7 +12,14 @@ nullb iv0 512 memory_backed=1 irqmode=2 completion_nsec=20000 || die "null_blk"
 sd=$(scsi_debug_disk 512) || die "cannot create a scsi_debug disk"
 vd=$(lsblk -dno NAME | grep '^vd' | grep -v '^vda$' | head -n1)
 
-# jobfile TARGET-OPTION PHASE: eight jobs; engines swap between phases.
+# region N: on a raw device each job owns its own 8 MiB (fio's
+# offset_increment counts within a section, not across sections).
+region() {
+	[ -n "$RAW" ] && echo "offset=$(($1 * 8))m"
+}
+
+# jobfile TARGET-OPTION PHASE: eight jobs; engines swap between phases (job
+# names stay, so on ext4 the read phase finds the files the write phase made).
 jobfile() {
 	local target=$1 phase=$2 e1=psync e2=libaio e3=io_uring
 	[ "$phase" = read ] && { e1=io_uring; e2=psync; e3=libaio; }
@@ -25,37 +32,45 @@ size=8m
 bs=4k
 randseed=4242
 $([ "$phase" = read ] && echo verify_only=1)
-[seq-$e1-d1]
+[seq-d1]
 rw=write
 ioengine=$e1
-[rand-$e1-d1]
+$(region 0)
+[rand-d1]
 rw=randwrite
 ioengine=$e1
-[seq-$e2-d32]
+$(region 1)
+[seq16k-d32]
 rw=write
 ioengine=$e2
 iodepth=32
 bs=16k
-[rand-$e2-d32]
+$(region 2)
+[rand-d32]
 rw=randwrite
 ioengine=$e2
 iodepth=32
-[seq-$e3-d32]
+$(region 3)
+[seq64k-d32]
 rw=write
 ioengine=$e3
 iodepth=32
 bs=64k
-[rand-$e3-d32]
+$(region 4)
+[rand-d32b]
 rw=randwrite
 ioengine=$e3
 iodepth=32
-[rand-$e3-d1]
+$(region 5)
+[rand-d1b]
 rw=randwrite
 ioengine=$e3
-[rand-$e1-d32]
+$(region 6)
+[rand-d32c]
 rw=randwrite
 ioengine=$e1
 iodepth=32
+$(region 7)
 JOB
 }
 
@@ -80,9 +95,8 @@ for d in iv0 "$sd" "$vd"; do
 		tap_fail "fio crc32c verify on every device kind" "device '${d}' missing or bfq-ng not selectable"
 		continue
 	fi
-	run_verify "raw $d" "filename=/dev/$d
-direct=1
-offset_increment=8m"
+	RAW=1 run_verify "raw $d" "filename=/dev/$d
+direct=1"
 	mkfs.ext4 -q -F "/dev/$d" && mkdir -p "/mnt/$d" && mount "/dev/$d" "/mnt/$d" ||
 		{ tap_fail "fio crc32c verify, ext4 on $d" "mkfs/mount failed"; continue; }
 	run_verify "ext4 on $d" "directory=/mnt/$d
