@@ -206,6 +206,7 @@ void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 			  struct request *rq);
 struct request *bq_dispatch(struct bqd *bqd, u64 now_ns);
 void bq_queue_lost_request(struct bqd *bqd, struct bq_queue *bqq);
+void bq_queue_exited(struct bqd *bqd, struct bq_queue *bqq);
 void bq_completed(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns);
 void bq_update_work_ready(struct bqd *bqd);
 void bq_update_max_budget(struct bqd *bqd);

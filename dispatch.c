@@ -373,11 +373,15 @@ void bq_completed(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
 	if (!now_ns)
 		return;
 	bqq->last_completion_ns = now_ns;
-	if (bqq != bqd->serving || !bqd->idling || bqq->queued ||
-	    bqq->dispatched)
+	if (bqq != bqd->serving || bqq->queued || bqq->dispatched)
 		return;
-	/* The queue we hold the device for has nothing left in flight. */
+	/*
+	 * The queue in service has nothing queued or in flight: wait for its
+	 * next request, or let it go now rather than at the next dispatch
+	 * (which may not come soon, and it holds the queue in memory).
+	 */
 	if (bq_should_idle(bqd, bqq)) {
+		bqd->idling = true;
 		bqd->idle_started++;
 		hrtimer_start(&bqd->idle_timer,
 			      ns_to_ktime(bqd->tun.slice_idle_ns),
@@ -385,6 +389,15 @@ void bq_completed(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
 	} else {
 		bq_expire_serving(bqd, BQ_EXP_EMPTY, now_ns);
 	}
+}
+
+/* The process of @bqq is gone: do not hold the device for it. */
+void bq_queue_exited(struct bqd *bqd, struct bq_queue *bqq)
+{
+	lockdep_assert_held(&bqd->lock);
+	clear_bit(BQ_IDLE_WINDOW, &bqq->flags);
+	if (bqd->serving == bqq && !bqq->queued && !bqq->dispatched)
+		bq_expire_serving(bqd, BQ_EXP_EMPTY, ktime_get_ns());
 }
 
 static enum hrtimer_restart bq_idle_timer_fn(struct hrtimer *timer)

@@ -255,16 +255,21 @@ void bq_exit_icq(struct io_cq *icq)
 	struct bqd *bqd = icq->q->elevator->elevator_data;
 	struct bq_queue *bqq;
 	unsigned long flags;
+	bool was_ready;
 
 	spin_lock_irqsave(&bqd->lock, flags);
+	was_ready = bqd->work_ready;
 	bqq = bic->sync_queue;
 	bic->sync_queue = NULL;
 	if (bqq) {
-		/* Nobody will issue to it again: stop idling for it. */
-		clear_bit(BQ_IDLE_WINDOW, &bqq->flags);
+		bq_queue_exited(bqd, bqq);
 		bq_put_queue(bqq);
 	}
+	bq_update_work_ready(bqd);
 	spin_unlock_irqrestore(&bqd->lock, flags);
+	/* Others' requests waited while the device was held for this one. */
+	if (!was_ready && READ_ONCE(bqd->work_ready))
+		blk_mq_run_hw_queues(bqd->queue, true);
 }
 
 /*

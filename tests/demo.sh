@@ -13,7 +13,7 @@ dev=$(make_hdd) || { echo "demo: cannot create hddsim" >&2; exit 1; }
 echo "demo: /dev/$dev, $(cat /sys/block/$dev/size) sectors, rotational=$(cat /sys/block/$dev/queue/rotational)"
 
 run() {
-	select_sched "$dev" "$1" || return 1
+	use_sched "$dev" "$1" || return 1
 	fio --output-format=json --output=/tmp/demo-$1.json --filename=/dev/$dev \
 		--direct=1 --time_based --runtime="$RUNTIME" --size=1g \
 		--name=seq1 --rw=read --bs=128k --ioengine=libaio --iodepth=8 --offset=0 \

@@ -4,6 +4,15 @@
 # select_sched DEV NAME: select NAME on DEV; fails if it does not read back.
 select_sched() { set_sched "$@"; }
 
+# use_sched DEV NAME [NR_REQUESTS]: select NAME, then give it NR_REQUESTS
+# (default 64) scheduler tags.  A device with one hardware tag (hddsim
+# without NCQ, null_blk hw_queue_depth=1) gets only 2 after each switch, too
+# few for any scheduler to hold requests of several processes.
+use_sched() {
+	set_sched "$1" "$2" || return 1
+	echo "${3:-64}" >"/sys/block/$1/queue/nr_requests"
+}
+
 # bfqng_dbg DEV FILE: a bfq-ng debugfs file of DEV.
 bfqng_dbg() {
 	cat "/sys/kernel/debug/block/$1/sched/$2"

@@ -10,7 +10,7 @@ source "$BFQNG_TESTS/lib-sched.sh"
 
 modprobe bfq-ng || die "bfq-ng"
 dev=$(make_hdd rate_outer_mbps=16 rate_inner_mbps=16) || die "hddsim"
-select_sched "$dev" bfq-ng || die "select"
+use_sched "$dev" bfq-ng || die "select"
 fio --output-format=json --output=/tmp/bw.json --filename="/dev/$dev" \
 	--direct=1 --ioengine=libaio --iodepth=8 --rw=read --time_based \
 	--runtime=20 --size=1g \
