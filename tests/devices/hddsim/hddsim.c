@@ -114,6 +114,7 @@ struct hddsim_stats {
 	u64 alloc_failures;
 	u64 errors;
 	u64 ncq_reordered;	/* NCQ picks that were not the oldest */
+	u64 max_outstanding;	/* most requests held by the disk at once */
 };
 
 /* Per-request driver data (blk-mq PDU). */
@@ -652,6 +653,8 @@ static blk_status_t hddsim_queue_rq(struct blk_mq_hw_ctx *hctx,
 	cmd->arrival_ns = now;
 	list_add_tail(&cmd->node, &dev->queued);
 	dev->nr_queued++;
+	dev->stats.max_outstanding = max_t(u64, dev->stats.max_outstanding,
+					   dev->nr_queued + !!dev->cur);
 	if (!dev->cur) {
 		if (hddsim_start_next(dev))
 			hrtimer_start(&dev->timer,
@@ -714,6 +717,7 @@ static int hddsim_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "wcache_absorbed %llu\n", st.wcache_absorbed);
 	seq_printf(m, "dirty_sectors %llu\n", dirty);
 	seq_printf(m, "ncq_reordered %llu\n", st.ncq_reordered);
+	seq_printf(m, "max_outstanding %llu\n", st.max_outstanding);
 	seq_printf(m, "busy_ns %llu\n", st.busy_ns);
 	seq_printf(m, "busy_until_ns %llu\n", busy_until);
 	seq_printf(m, "alloc_failures %llu\n", st.alloc_failures);
