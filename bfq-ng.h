@@ -7,6 +7,8 @@
  *   queue.c     per-process queues: lookup/creation, ioprio, sorting, merges
  *   dispatch.c  which queue serves, for how long: budgets, expiry, idling,
  *               think time, seekiness, peak rate
+ *   heuristics.c  weight raising (interactive, soft real-time), bursts of
+ *               queue creations, the symmetry of active weights
  *   wf2q.c      the B-WF2Q+ engine, free of block-layer types
  *   sysfs.c     tunables;  debugfs.c  state dumps and the invariant check
  *
@@ -52,6 +54,15 @@ enum bq_queue_flag {
 	BQ_IDLE_WINDOW,		/* think time short enough to idle for */
 	BQ_IO_BOUND,		/* last slot ended with requests still queued */
 	BQ_OOM,			/* the fallback queue, never freed */
+	BQ_JUST_CREATED,	/* not activated yet: burst detection pending */
+	BQ_IN_LARGE_BURST,	/* created in a large burst: not raised */
+};
+
+enum bq_wr_kind {
+	BQ_WR_NONE,
+	BQ_WR_INTERACTIVE,	/* new or back after a long idle period */
+	BQ_WR_SOFTRT,		/* periodic batches under the soft-rt rate */
+	BQ_NR_WR_KINDS,
 };
 
 /*
@@ -91,6 +102,20 @@ struct bq_queue {
 	u64 last_completion_ns;		/* for think time */
 	u64 ttime_mean_ns;
 	u32 ttime_samples;
+
+	/* Heuristics (heuristics.c). */
+	unsigned int base_weight;	/* from the ioprio */
+	unsigned int wr_coeff;		/* weight = base_weight * wr_coeff */
+	enum bq_wr_kind wr_kind;
+	u64 wr_start_ns;
+	u64 wr_duration_ns;
+	u64 wr_served;			/* sectors dispatched while raised */
+	u64 last_idle_ns;		/* emptied with nothing in flight */
+	u64 softrt_next_ns;		/* earliest soft real-time return */
+	u64 busy_start_ns;		/* last idle-to-busy switch */
+	u64 busy_service;		/* sectors dispatched since then */
+	struct list_head burst_node;	/* on bqd->burst_list */
+	unsigned int counted_weight;	/* in bqd->weights, 0 when not */
 };
 
 /* Per process and device state, allocated by the core (icq_size). */
@@ -108,6 +133,19 @@ struct bq_tunables {
 	u64 slice_idle_ns;
 	unsigned int strict_guarantees;
 	unsigned int timeout_sync_jiffies;
+};
+
+/* Weights of the queues with I/O queued or in flight. */
+#define BQ_WEIGHT_SLOTS		16
+struct bq_weight_slot {
+	unsigned int weight;
+	unsigned int count;
+};
+
+struct bq_weight_counts {
+	struct bq_weight_slot slot[BQ_WEIGHT_SLOTS];
+	unsigned int distinct;		/* slots with a non-zero count */
+	unsigned int overflow;		/* queues that found no slot */
 };
 
 /* Per device scheduler data: elevator_queue->elevator_data. */
@@ -144,7 +182,17 @@ struct bqd {
 	unsigned int hw_tag_samples;
 	unsigned int hw_tag_max;		/* max in_driver in this sample */
 
+	/* Heuristics (heuristics.c). */
+	struct bq_weight_counts weights;
+	unsigned int wr_queues;			/* queues being raised */
+	struct list_head burst_list;		/* queues of the current burst */
+	unsigned int burst_size;
+	u64 burst_last_ns;			/* last queue creation */
+	bool large_burst;
+
 	/* Counters, for debugfs and tests. */
+	u64 large_bursts;
+	u64 preemptions;
 	unsigned int live_queues;
 	u64 expirations[BQ_NR_EXPIRE_REASONS];
 	u64 idle_started;
@@ -211,6 +259,19 @@ void bq_completed(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns);
 void bq_update_work_ready(struct bqd *bqd);
 void bq_update_max_budget(struct bqd *bqd);
 extern const char *const bq_expire_names[BQ_NR_EXPIRE_REASONS];
+
+/* heuristics.c */
+extern const char *const bq_wr_names[BQ_NR_WR_KINDS];
+void bq_heuristics_init(struct bqd *bqd);
+void bq_heuristics_forget(struct bqd *bqd, struct bq_queue *bqq);
+bool bq_wr_activation(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns);
+void bq_wr_went_idle(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns);
+void bq_wr_check(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns);
+void bq_wr_end(struct bqd *bqd, struct bq_queue *bqq);
+unsigned int bq_wr_duration_ms(const struct bqd *bqd);
+void bq_weight_count(struct bqd *bqd, struct bq_queue *bqq);
+void bq_weight_uncount(struct bqd *bqd, struct bq_queue *bqq);
+bool bq_symmetric(const struct bqd *bqd);
 
 /* sysfs.c */
 extern struct elv_fs_entry bq_sysfs_attrs[];

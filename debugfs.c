@@ -49,9 +49,14 @@ static int bq_state_show(void *data, struct seq_file *m)
 	return 0;
 }
 
-static void bq_show_queue(struct seq_file *m, struct bq_queue *bqq)
+static void bq_show_queue(struct seq_file *m, struct bq_queue *bqq, u64 now)
 {
-	seq_printf(m, "pid %d %s %s class %s weight %u budget %llu service %llu queued %u dispatched %u seeky %d idle_window %d ttime_us %llu\n",
+	u64 left_ms = 0;
+
+	if (bqq->wr_kind && now - bqq->wr_start_ns < bqq->wr_duration_ns)
+		left_ms = div_u64(bqq->wr_start_ns + bqq->wr_duration_ns - now,
+				  NSEC_PER_MSEC);
+	seq_printf(m, "pid %d %s %s class %s weight %u budget %llu service %llu queued %u dispatched %u seeky %d idle_window %d ttime_us %llu",
 		   bqq->pid, bq_sync(bqq) ? "sync" : "async",
 		   bq_where_names[bqq->entity.where],
 		   bq_class_names[bqq->entity.class], bqq->entity.weight,
@@ -59,9 +64,13 @@ static void bq_show_queue(struct seq_file *m, struct bq_queue *bqq)
 		   bqq->dispatched, hweight32(bqq->seek_history) > 4,
 		   test_bit(BQ_IDLE_WINDOW, &bqq->flags),
 		   div_u64(bqq->ttime_mean_ns, NSEC_PER_USEC));
+	seq_printf(m, " raising %s wr_left_ms %llu large_burst %d\n",
+		   bq_wr_names[bqq->wr_kind], left_ms,
+		   test_bit(BQ_IN_LARGE_BURST, &bqq->flags));
 }
 
-static void bq_show_tree(struct seq_file *m, struct rb_root_cached *root)
+static void bq_show_tree(struct seq_file *m, struct rb_root_cached *root,
+			 u64 now)
 {
 	struct rb_node *node;
 
@@ -69,21 +78,22 @@ static void bq_show_tree(struct seq_file *m, struct rb_root_cached *root)
 		struct bq_entity *entity = rb_entry(node, struct bq_entity, node);
 
 		if (!entity->my_sd)
-			bq_show_queue(m, bq_queue_of(entity));
+			bq_show_queue(m, bq_queue_of(entity), now);
 	}
 }
 
 static int bq_queues_show(void *data, struct seq_file *m)
 {
 	struct bqd *bqd = bq_debug_bqd(data);
+	u64 now = ktime_get_ns();
 	int class;
 
 	spin_lock_irq(&bqd->lock);
 	if (bqd->serving)
-		bq_show_queue(m, bqd->serving);
+		bq_show_queue(m, bqd->serving, now);
 	for (class = 0; class < BQ_NR_CLASSES; class++) {
-		bq_show_tree(m, &bqd->root.tree[class].active);
-		bq_show_tree(m, &bqd->root.tree[class].idle);
+		bq_show_tree(m, &bqd->root.tree[class].active, now);
+		bq_show_tree(m, &bqd->root.tree[class].idle, now);
 	}
 	spin_unlock_irq(&bqd->lock);
 	return 0;
@@ -101,6 +111,10 @@ static int bq_stats_show(void *data, struct seq_file *m)
 			   bqd->expirations[i]);
 	seq_printf(m, "idle_started %llu\nidle_timeouts %llu\n",
 		   bqd->idle_started, bqd->idle_timeouts);
+	seq_printf(m, "preemptions %llu\nraised_queues %u\nlarge_bursts %llu\n",
+		   bqd->preemptions, bqd->wr_queues, bqd->large_bursts);
+	seq_printf(m, "active_weights %u\nsymmetric %d\n",
+		   bqd->weights.distinct, bq_symmetric(bqd));
 	spin_unlock_irq(&bqd->lock);
 	return 0;
 }

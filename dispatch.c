@@ -53,15 +53,29 @@ static bool bq_seeky(const struct bq_queue *bqq)
 	return hweight32(bqq->seek_history) > BQ_SEEKY_REQUESTS;
 }
 
-/* Whether to hold the device for the in-service queue once it empties. */
+/*
+ * Whether to hold the device for the in-service queue once it empties.
+ * Only for a process that issues again quickly, and then either because it
+ * pays in throughput (a sequential reader whose locality a disk, or a device
+ * without internal queueing, rewards; not queues of a large burst) or
+ * because the queue's share needs it (weights differ, or it is raised).
+ */
 static bool bq_should_idle(const struct bqd *bqd, const struct bq_queue *bqq)
 {
+	bool for_throughput, for_share;
+
 	if (!bq_sync(bqq) || bqq->entity.class == BQ_CLASS_IDLE ||
 	    !bqd->tun.slice_idle_ns || test_bit(BQ_OOM, &bqq->flags))
 		return false;
 	if (bqd->tun.strict_guarantees)
 		return true;
-	return test_bit(BQ_IDLE_WINDOW, &bqq->flags) && !bq_seeky(bqq);
+	if (!test_bit(BQ_IDLE_WINDOW, &bqq->flags))
+		return false;
+	for_throughput = !bq_seeky(bqq) &&
+			 !(bqd->hw_tag && blk_queue_nonrot(bqd->queue)) &&
+			 !test_bit(BQ_IN_LARGE_BURST, &bqq->flags);
+	for_share = bqq->wr_kind || !bq_symmetric(bqd);
+	return for_throughput || for_share;
 }
 
 void bq_update_work_ready(struct bqd *bqd)
@@ -222,6 +236,7 @@ static void bq_expire_serving(struct bqd *bqd, enum bq_expire_reason reason,
 		bqq->max_budget = bq_next_budget(bqd, bqq, reason, served);
 	else
 		bqq->max_budget = bqd->max_budget;
+	bq_wr_check(bqd, bqq, now_ns);
 	next = bq_next_request(bqq);
 	bqq->entity.budget = max_t(u64, bqq->max_budget,
 				   next ? blk_rq_sectors(next) : 0);
@@ -234,6 +249,8 @@ static void bq_expire_serving(struct bqd *bqd, enum bq_expire_reason reason,
 void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 			  struct request *rq)
 {
+	bool raised;
+
 	lockdep_assert_held(&bqd->lock);
 	if (bq_sync(bqq) && bqq->queued == 1 && !bqq->dispatched &&
 	    bqq->last_completion_ns &&
@@ -248,22 +265,31 @@ void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 		else
 			set_bit(BQ_IDLE_WINDOW, &bqq->flags);
 	}
+	bq_weight_count(bqd, bqq);
 	if (bqq == bqd->serving) {
 		bq_stop_idling(bqd);
 		return;
 	}
 	if (bqq->entity.where == BQ_ACTIVE)
 		return;
+	raised = bq_wr_activation(bqd, bqq, rq->start_time_ns);
 	if (bqq->entity.where == BQ_OFF)
 		bq_get_queue(bqq);
 	bqq->entity.budget = max_t(u64, bqq->max_budget, blk_rq_sectors(rq));
 	bq_activate(&bqq->entity);
+	/* A queue just raised does not wait for a plain queue's slot. */
+	if (raised && bqd->serving && !bqd->serving->wr_kind) {
+		bqd->preemptions++;
+		bq_expire_serving(bqd, BQ_EXP_PREEMPTED, rq->start_time_ns);
+	}
 }
 
 /* A queued request went away without dispatch (merged into another). */
 void bq_queue_lost_request(struct bqd *bqd, struct bq_queue *bqq)
 {
 	lockdep_assert_held(&bqd->lock);
+	if (!bqq->queued && !bqq->dispatched)
+		bq_weight_uncount(bqd, bqq);
 	if (!bqq->queued && bqq != bqd->serving &&
 	    bqq->entity.where == BQ_ACTIVE)
 		bq_deactivate(&bqq->entity);
@@ -309,7 +335,9 @@ static struct bq_queue *bq_serving_queue(struct bqd *bqd, u64 now_ns)
 		return NULL;
 	bqq = bq_queue_of(entity);
 	bqq->slot_start_ns = now_ns;
-	bqq->slot_deadline = jiffies + bqd->tun.timeout_sync_jiffies;
+	/* Raised queues get twice the time to use their budget. */
+	bqq->slot_deadline = jiffies + (bqd->tun.timeout_sync_jiffies <<
+					!!bqq->wr_kind);
 	bqd->serving = bqq;
 	return bqq;
 }
@@ -334,6 +362,9 @@ static void bq_serve(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 			    (dist > BQ_SEEK_DIST_SECTORS);
 	bqq->last_pos = pos + sectors;
 	rq->elv.priv[1] = (void *)BQ_RQ_IN_DRIVER;
+	bqq->busy_service += sectors;
+	if (bqq->wr_kind)
+		bqq->wr_served += sectors;
 	bq_charge(&bqq->entity, sectors);
 }
 
@@ -373,7 +404,11 @@ void bq_completed(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
 	if (!now_ns)
 		return;
 	bqq->last_completion_ns = now_ns;
-	if (bqq != bqd->serving || bqq->queued || bqq->dispatched)
+	if (bqq->queued || bqq->dispatched)
+		return;
+	bq_weight_uncount(bqd, bqq);
+	bq_wr_went_idle(bqd, bqq, now_ns);
+	if (bqq != bqd->serving)
 		return;
 	/*
 	 * The queue in service has nothing queued or in flight: wait for its

@@ -192,10 +192,14 @@ static struct request *bq_next_request_hook(struct request_queue *q,
 static void bq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
 	struct bqd *bqd = data->q->elevator->elevator_data;
+	unsigned int depth = READ_ONCE(bqd->async_depth);
 
 	if (op_is_sync(opf) && !op_is_write(opf))
 		return;
-	data->shallow_depth = READ_ONCE(bqd->async_depth);
+	/* While queues are raised, async writes get half of that. */
+	if (!op_is_sync(opf) && READ_ONCE(bqd->wr_queues))
+		depth = max(1U, depth / 2);
+	data->shallow_depth = depth;
 }
 
 static void bq_depth_updated(struct blk_mq_hw_ctx *hctx)
@@ -234,6 +238,7 @@ static int bq_init_sched(struct request_queue *q, struct elevator_type *e)
 	INIT_LIST_HEAD(&bqd->dispatch);
 	bqd->rotational = !blk_queue_nonrot(q);
 	bq_tunables_init(&bqd->tun);
+	bq_heuristics_init(bqd);
 	bq_sched_init(&bqd->root, NULL, &bq_engine_ops, BQ_IDLE_CLASS_WAIT_NS);
 	bq_dispatch_init(bqd);
 	bq_queues_init(bqd);

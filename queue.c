@@ -68,8 +68,11 @@ static enum bq_class bq_ioprio_class(unsigned short ioprio)
 static void bq_set_ioprio(struct bq_queue *bqq, unsigned short ioprio)
 {
 	bqq->ioprio = ioprio;
-	bqq->entity.new_weight = bq_ioprio_weight(ioprio);
+	bqq->base_weight = bq_ioprio_weight(ioprio);
+	bqq->entity.new_weight = bqq->base_weight * bqq->wr_coeff;
 	bqq->entity.new_class = bq_ioprio_class(ioprio);
+	if (bqq->counted_weight)
+		bq_weight_count(bqq->bqd, bqq);
 }
 
 static void bq_queue_setup(struct bqd *bqd, struct bq_queue *bqq,
@@ -79,12 +82,16 @@ static void bq_queue_setup(struct bqd *bqd, struct bq_queue *bqq,
 		       bq_ioprio_class(ioprio));
 	bqq->bqd = bqd;
 	bqq->ioprio = ioprio;
+	bqq->base_weight = bqq->entity.weight;
+	bqq->wr_coeff = 1;
 	bqq->sort_list = RB_ROOT;
 	INIT_LIST_HEAD(&bqq->fifo);
+	INIT_LIST_HEAD(&bqq->burst_node);
 	bqq->max_budget = max_t(u64, bqd->max_budget / 2, BQ_MIN_BUDGET_SECTORS);
 	bqq->pid = current->pid;
+	bqq->flags = BIT(BQ_JUST_CREATED);
 	if (sync)
-		bqq->flags = BIT(BQ_SYNC) | BIT(BQ_IDLE_WINDOW);
+		bqq->flags |= BIT(BQ_SYNC) | BIT(BQ_IDLE_WINDOW);
 }
 
 /* Never fails: the OOM queue stands in when memory is short. */
@@ -116,6 +123,7 @@ void bq_put_queue(struct bq_queue *bqq)
 	lockdep_assert_held(&bqd->lock);
 	if (--bqq->ref > 0 || test_bit(BQ_OOM, &bqq->flags))
 		return;
+	bq_heuristics_forget(bqd, bqq);
 	bqd->live_queues--;
 	kmem_cache_free(bq_queue_cache, bqq);
 }

@@ -78,6 +78,7 @@ static int bq_set_fifo_expire_sync(struct bqd *bqd, unsigned int val)
 	return 0;
 }
 
+/* Turning it off ends raising at each raised queue's next slot end. */
 static int bq_set_low_latency(struct bqd *bqd, unsigned int val)
 {
 	bqd->tun.low_latency = val;
@@ -161,6 +162,18 @@ BQ_TUNABLE(timeout_sync, 1, 60000,
 	   jiffies_to_msecs(bqd->tun.timeout_sync_jiffies))
 #undef BQ_TUNABLE
 
+/* Read-only: how long interactive weight raising lasts on this device. */
+static ssize_t bq_wr_max_time_show(struct elevator_queue *e, char *page)
+{
+	struct bqd *bqd = bq_of_eq(e);
+	unsigned int ms;
+
+	spin_lock_irq(&bqd->lock);
+	ms = bq_wr_duration_ms(bqd);
+	spin_unlock_irq(&bqd->lock);
+	return sysfs_emit(page, "%u\n", ms);
+}
+
 #define BQ_ATTR(name) \
 	__ATTR(name, 0644, bq_##name##_show, bq_##name##_store)
 
@@ -175,6 +188,7 @@ struct elv_fs_entry bq_sysfs_attrs[] = {
 	BQ_ATTR(slice_idle_us),
 	BQ_ATTR(strict_guarantees),
 	BQ_ATTR(timeout_sync),
+	__ATTR(wr_max_time, 0444, bq_wr_max_time_show, NULL),
 	__ATTR_NULL
 };
 #undef BQ_ATTR

@@ -86,6 +86,16 @@ sched_nullb() {
 	echo 64 >"/sys/block/$1/queue/nr_requests"
 }
 
+# queue_line DEV PID: the debugfs "queues" line of PID's queue on DEV.
+queue_line() {
+	grep "^pid $2 " "/sys/kernel/debug/block/$1/sched/queues" | head -n1
+}
+
+# queue_field DEV PID FIELD: one "FIELD value" pair of that line.
+queue_field() {
+	queue_line "$1" "$2" | awk -v f="$3" '{ for (i = 1; i < NF; i++) if ($i == f) { print $(i + 1); exit } }'
+}
+
 # fio_readers JSON DEV RUNTIME SPEC...: greedy sequential 64 KiB direct
 # readers, one per SPEC "name:class:level[:extra-fio-opts]", each in its own
 # 256 MiB region, all started together; JSON receives fio's report.
@@ -118,4 +128,46 @@ scsi_debug_disk() {
 		sleep 0.1
 	done
 	return 1
+}
+
+# start_reader DEV OFFSET_MB [FIO-OPTION...]: a greedy sequential 64 KiB
+# direct reader (one fio job) in the background; prints the pid of the job
+# process, which is the pid bfq-ng's queue shows.
+start_reader() {
+	local dev=$1 off=$2 parent child i
+	shift 2
+	fio --name=reader --filename="/dev/$dev" --direct=1 --ioengine=libaio \
+		--iodepth=8 --rw=read --bs=64k --offset="${off}m" --size=512m \
+		--time_based --runtime=600 "$@" --output=/dev/null >/dev/null 2>&1 &
+	parent=$!
+	for ((i = 0; i < 100; i++)); do
+		child=$(pgrep -P "$parent" | head -n1)
+		[ -n "$child" ] && { echo "$child"; return 0; }
+		sleep 0.05
+	done
+	return 1
+}
+
+# read_bytes PID: bytes the task has read from storage so far.
+read_bytes() {
+	awk '$1 == "read_bytes:" { print $2 }' "/proc/$1/io"
+}
+
+# share_of A B SECONDS: B's share of what A and B read over SECONDS.
+share_of() {
+	local a0 b0 a1 b1
+	a0=$(read_bytes "$1") b0=$(read_bytes "$2")
+	sleep "$3"
+	a1=$(read_bytes "$1") b1=$(read_bytes "$2")
+	awk -v a=$((a1 - a0)) -v b=$((b1 - b0)) 'BEGIN { if (a + b == 0) print 0; else printf "%.3f\n", b / (a + b) }'
+}
+
+# stop_readers PID...: end reader jobs (and their fio parents).
+stop_readers() {
+	local p
+	for p in "$@"; do
+		[ -n "$p" ] && kill "$(ps -o ppid= -p "$p" 2>/dev/null)" "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	return 0
 }

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bfq-ng latency heuristics, all decided when a queue becomes busy:
+ *
+ * Weight raising.  A sync queue that is new, or busy again after a long idle
+ * period, belongs to an application starting or waking up: its weight is
+ * multiplied by BQ_WR_COEFF for a time derived from the device's speed, or
+ * until it has moved a cap of sectors (a greedy reader does not stay raised).
+ * A queue that comes back in small batches at under BQ_SOFTRT_RATE sectors/s,
+ * having waited for its previous batch to complete, behaves like a player or
+ * recorder: it is raised far more (BQ_WR_SOFTRT_COEFF) for a short period,
+ * renewed at each batch that keeps that rate.
+ *
+ * Bursts.  Queues created within BQ_BURST_GAP_NS of one another form a burst
+ * (a shell script, a make -j, a service manager starting units).  A burst of
+ * BQ_LARGE_BURST queues is large: its members are neither raised nor idled
+ * for, since raising everyone is raising no one.  The burst ends when
+ * creations stop for longer than the gap.
+ *
+ * Symmetry.  The weights of queues with I/O queued or in flight are counted
+ * in a small table, so that whether all active queues weigh the same is known
+ * in O(1).  Idling for a queue that gains nothing from it (a seeky one) is
+ * only needed when weights differ.
+ *
+ * All of this runs under bqd->lock.
+ */
+#include <linux/blkdev.h>
+#include <linux/list.h>
+#include <linux/math64.h>
+
+#include "bfq-ng.h"
+
+#define BQ_WR_COEFF			30
+#define BQ_WR_SOFTRT_COEFF		(BQ_WR_COEFF * 100)
+/* Idle this long, a queue counts as a new application when it returns. */
+#define BQ_WR_MIN_IDLE_NS		(2000 * NSEC_PER_MSEC)
+/* Raising lasts ref_ms * ref_rate / peak_rate, within [min, max]. */
+#define BQ_WR_MIN_MS			3000
+#define BQ_WR_MAX_MS			25000
+#define BQ_WR_REF_MS_ROT		7000
+#define BQ_WR_REF_MS_NONROT		2500
+#define BQ_WR_REF_RATE_ROT		200000	/* sectors/s: a ~100 MB/s disk */
+#define BQ_WR_REF_RATE_NONROT		1000000	/* sectors/s: a ~500 MB/s SSD */
+/* Interactive raising also ends after peak_rate * duration / this sectors. */
+#define BQ_WR_CAP_DIV			2
+#define BQ_SOFTRT_RATE			7000	/* sectors/s */
+#define BQ_SOFTRT_NS			(300 * NSEC_PER_MSEC)
+#define BQ_BURST_GAP_NS			(180 * NSEC_PER_MSEC)
+#define BQ_LARGE_BURST			8
+
+const char *const bq_wr_names[BQ_NR_WR_KINDS] = {
+	[BQ_WR_NONE] = "none", [BQ_WR_INTERACTIVE] = "interactive",
+	[BQ_WR_SOFTRT] = "soft-rt",
+};
+
+/* How long interactive raising lasts on this device, in ms. */
+unsigned int bq_wr_duration_ms(const struct bqd *bqd)
+{
+	u64 ref_ms = bqd->rotational ? BQ_WR_REF_MS_ROT : BQ_WR_REF_MS_NONROT;
+	u64 ref_rate = bqd->rotational ? BQ_WR_REF_RATE_ROT :
+					 BQ_WR_REF_RATE_NONROT;
+
+	if (!bqd->peak_rate)
+		return ref_ms;
+	return clamp_t(u64, div64_u64(ref_ms * ref_rate, bqd->peak_rate),
+		       BQ_WR_MIN_MS, BQ_WR_MAX_MS);
+}
+
+/* ---------------------------------------------------------- symmetry */
+
+static struct bq_weight_slot *bq_weight_slot(struct bqd *bqd,
+					     unsigned int weight)
+{
+	struct bq_weight_slot *slot, *free = NULL;
+
+	for (slot = bqd->weights.slot;
+	     slot < bqd->weights.slot + BQ_WEIGHT_SLOTS; slot++) {
+		if (slot->weight == weight)
+			return slot;
+		if (!slot->count && !free)
+			free = slot;
+	}
+	if (free)
+		free->weight = weight;
+	return free;
+}
+
+static void bq_weight_add(struct bqd *bqd, unsigned int weight, int delta)
+{
+	struct bq_weight_slot *slot = bq_weight_slot(bqd, weight);
+
+	if (!slot) {
+		/* Table full: counted as "asymmetric" until it drains. */
+		bqd->weights.overflow += delta;
+		return;
+	}
+	if (!slot->count)
+		bqd->weights.distinct++;
+	slot->count += delta;
+	if (!slot->count)
+		bqd->weights.distinct--;
+}
+
+/* The queue has I/O queued or in flight: count its weight. */
+void bq_weight_count(struct bqd *bqd, struct bq_queue *bqq)
+{
+	lockdep_assert_held(&bqd->lock);
+	if (bqq->counted_weight == bqq->entity.new_weight)
+		return;
+	if (bqq->counted_weight)
+		bq_weight_add(bqd, bqq->counted_weight, -1);
+	bqq->counted_weight = bqq->entity.new_weight;
+	bq_weight_add(bqd, bqq->counted_weight, 1);
+}
+
+void bq_weight_uncount(struct bqd *bqd, struct bq_queue *bqq)
+{
+	lockdep_assert_held(&bqd->lock);
+	if (!bqq->counted_weight)
+		return;
+	bq_weight_add(bqd, bqq->counted_weight, -1);
+	bqq->counted_weight = 0;
+}
+
+bool bq_symmetric(const struct bqd *bqd)
+{
+	return bqd->weights.distinct <= 1 && !bqd->weights.overflow;
+}
+
+/* ------------------------------------------------------------ raising */
+
+static void bq_wr_set(struct bqd *bqd, struct bq_queue *bqq,
+		      enum bq_wr_kind kind, unsigned int coeff, u64 now_ns,
+		      u64 duration_ns)
+{
+	if (!bqq->wr_kind && kind)
+		bqd->wr_queues++;
+	else if (bqq->wr_kind && !kind)
+		bqd->wr_queues--;
+	bqq->wr_kind = kind;
+	bqq->wr_coeff = coeff;
+	bqq->wr_start_ns = now_ns;
+	bqq->wr_duration_ns = duration_ns;
+	bqq->wr_served = 0;
+	bqq->entity.new_weight = bqq->base_weight * coeff;
+	if (bqq->counted_weight)
+		bq_weight_count(bqd, bqq);
+}
+
+void bq_wr_end(struct bqd *bqd, struct bq_queue *bqq)
+{
+	lockdep_assert_held(&bqd->lock);
+	if (bqq->wr_kind)
+		bq_wr_set(bqd, bqq, BQ_WR_NONE, 1, 0, 0);
+}
+
+/* Only queues left at the default priority are raised: explicit ioprios
+ * are the user's word on what a queue deserves. */
+static bool bq_may_raise(const struct bqd *bqd, const struct bq_queue *bqq)
+{
+	return bqd->tun.low_latency && bq_sync(bqq) &&
+	       bqq->ioprio == IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE,
+						BQ_DEFAULT_LEVEL) &&
+	       !test_bit(BQ_IN_LARGE_BURST, &bqq->flags) &&
+	       !test_bit(BQ_OOM, &bqq->flags);
+}
+
+/* Raising is over: time spent, cap reached, or no longer allowed. */
+static bool bq_wr_over(const struct bqd *bqd, const struct bq_queue *bqq,
+		       u64 now_ns)
+{
+	u64 cap;
+
+	if (!bq_may_raise(bqd, bqq) ||
+	    now_ns - bqq->wr_start_ns >= bqq->wr_duration_ns)
+		return true;
+	if (bqq->wr_kind != BQ_WR_INTERACTIVE || !bqd->peak_rate)
+		return false;
+	cap = div64_u64(bqd->peak_rate * div_u64(bqq->wr_duration_ns,
+						 NSEC_PER_MSEC),
+			MSEC_PER_SEC * BQ_WR_CAP_DIV);
+	return bqq->wr_served >= cap;
+}
+
+/* At the end of each slot and at activation: end raising that is over. */
+void bq_wr_check(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
+{
+	lockdep_assert_held(&bqd->lock);
+	if (bqq->wr_kind && bq_wr_over(bqd, bqq, now_ns))
+		bq_wr_end(bqd, bqq);
+}
+
+/*
+ * The queue emptied with nothing in flight: from here on, the earliest time
+ * its next batch may come and still keep it under the soft real-time rate.
+ */
+void bq_wr_went_idle(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
+{
+	u64 by_rate = bqq->busy_start_ns +
+		div_u64(bqq->busy_service * NSEC_PER_SEC, BQ_SOFTRT_RATE);
+
+	lockdep_assert_held(&bqd->lock);
+	bqq->last_idle_ns = now_ns;
+	bqq->softrt_next_ns = max(by_rate, now_ns + bqd->tun.slice_idle_ns);
+}
+
+/* ------------------------------------------------------------- bursts */
+
+static void bq_burst_reset(struct bqd *bqd)
+{
+	struct bq_queue *bqq, *tmp;
+
+	list_for_each_entry_safe(bqq, tmp, &bqd->burst_list, burst_node)
+		list_del_init(&bqq->burst_node);
+	bqd->burst_size = 0;
+	bqd->large_burst = false;
+}
+
+/* A queue was just created: does it join a burst, and is the burst large? */
+static void bq_burst_track(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
+{
+	struct bq_queue *member, *tmp;
+
+	if (now_ns - bqd->burst_last_ns > BQ_BURST_GAP_NS)
+		bq_burst_reset(bqd);
+	bqd->burst_last_ns = now_ns;
+	if (bqd->large_burst) {
+		set_bit(BQ_IN_LARGE_BURST, &bqq->flags);
+		return;
+	}
+	list_add_tail(&bqq->burst_node, &bqd->burst_list);
+	if (++bqd->burst_size < BQ_LARGE_BURST)
+		return;
+	bqd->large_burst = true;
+	bqd->large_bursts++;
+	list_for_each_entry_safe(member, tmp, &bqd->burst_list, burst_node) {
+		set_bit(BQ_IN_LARGE_BURST, &member->flags);
+		bq_wr_end(bqd, member);
+		list_del_init(&member->burst_node);
+	}
+}
+
+/* The queue is freed: it must not stay on the burst list or in the counts. */
+void bq_heuristics_forget(struct bqd *bqd, struct bq_queue *bqq)
+{
+	lockdep_assert_held(&bqd->lock);
+	if (!list_empty(&bqq->burst_node)) {
+		list_del_init(&bqq->burst_node);
+		bqd->burst_size--;
+	}
+	bq_weight_uncount(bqd, bqq);
+	bq_wr_end(bqd, bqq);
+}
+
+/**
+ * bq_wr_activation - a queue with nothing queued got a request
+ * @bqd: scheduler data, locked
+ * @bqq: the queue
+ * @now_ns: the request's arrival time
+ *
+ * Decides bursts and raising before the queue is timestamped, so a new
+ * weight applies to this activation.  Returns true when the queue was just
+ * raised (it may then preempt the queue in service).
+ */
+bool bq_wr_activation(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
+{
+	bool created = test_and_clear_bit(BQ_JUST_CREATED, &bqq->flags);
+	bool was_raised = bqq->wr_kind;
+	bool long_idle, soft_rt;
+
+	lockdep_assert_held(&bqd->lock);
+	if (created && bq_sync(bqq))
+		bq_burst_track(bqd, bqq, now_ns);
+	bq_wr_check(bqd, bqq, now_ns);
+	long_idle = created || (bqq->last_idle_ns &&
+				now_ns - bqq->last_idle_ns > BQ_WR_MIN_IDLE_NS);
+	soft_rt = !created && !bqq->dispatched && bqq->softrt_next_ns &&
+		  now_ns >= bqq->softrt_next_ns;
+	bqq->busy_start_ns = now_ns;
+	bqq->busy_service = 0;
+	if (!bq_may_raise(bqd, bqq))
+		return false;
+	if (soft_rt)
+		bq_wr_set(bqd, bqq, BQ_WR_SOFTRT, BQ_WR_SOFTRT_COEFF, now_ns,
+			  BQ_SOFTRT_NS);
+	else if (long_idle)
+		bq_wr_set(bqd, bqq, BQ_WR_INTERACTIVE, BQ_WR_COEFF, now_ns,
+			  (u64)bq_wr_duration_ms(bqd) * NSEC_PER_MSEC);
+	return bqq->wr_kind && (!was_raised || soft_rt);
+}
+
+void bq_heuristics_init(struct bqd *bqd)
+{
+	INIT_LIST_HEAD(&bqd->burst_list);
+}
