@@ -11,6 +11,9 @@
 #   VM_OUT=tests/out             where console.log, output.log, guest-out/ go
 #   VM_PASS_ENV="A B"            host variables passed into the guest's env
 #   VM_SCAN_IGNORE=regex         console lines matching it are not splats
+#   VM_KERNEL, VM_INITRD=path    boot another kernel/initramfs (default: the
+#                                image's; the debug lane, tests/vm/debug.mk)
+#   VM_MODULES=dir               ship dir/*.ko instead of the repo's *.ko
 # The script runs with cwd /mnt/run; $BFQNG_TESTS is the copy of tests/,
 # $BFQNG_OUT (/mnt/run/out) is copied back to $VM_OUT/guest-out.
 # Exit status: the script's, or non-zero if the kernel splatted (BUG, WARNING,
@@ -32,6 +35,8 @@ VM_OUT=${VM_OUT:-$top/tests/out}
 VM_ACCEL=${VM_ACCEL:-auto}
 VM_SCAN_IGNORE=${VM_SCAN_IGNORE:-'RETBleed: WARNING|MMIO Stale Data: WARNING|Spectre.*WARNING'}
 guest=$BFQNG_CACHE/guest
+VM_KERNEL=${VM_KERNEL:-$guest/vmlinuz}
+VM_INITRD=${VM_INITRD:-$guest/initrd.img}
 
 "$here/build-image.sh" >&2
 for f in vmlinuz initrd.img rootfs.img; do
@@ -109,7 +114,7 @@ cp "$script" "$run/script"
 cp -a "$top/tests" "$run/tests"
 rm -rf "$run/tests/out"
 shopt -s nullglob
-kos=("$top"/*.ko "$top"/tests/devices/*/*.ko)
+if [ -n "${VM_MODULES:-}" ]; then kos=("$VM_MODULES"/*.ko); else kos=("$top"/*.ko "$top"/tests/devices/*/*.ko); fi
 shopt -u nullglob
 [ ${#kos[@]} -gt 0 ] && cp "${kos[@]}" "$run/modules/"
 {
@@ -126,7 +131,7 @@ chmod -R a+rX "$run"
 
 qemu=(qemu-system-x86_64 -name bfqng-test "${accel[@]}" -m "$VM_MEM" -smp "$VM_SMP"
 	-nodefaults -display none -vga none -no-reboot -monitor none
-	-kernel "$guest/vmlinuz" -initrd "$guest/initrd.img"
+	-kernel "$VM_KERNEL" -initrd "$VM_INITRD"
 	-append "root=/dev/vda rw rootfstype=ext4 console=ttyS0 panic_on_warn=1 oops=panic panic=-1 init=/sbin/bfqng-init net.ifnames=0 loglevel=7 fsck.mode=skip mitigations=off ${VM_ARGS:-}"
 	-drive "file=$guest/rootfs.img,if=virtio,format=raw,snapshot=on"
 	-chardev "file,id=con,path=$tmp/console.log" -serial chardev:con
