@@ -1,0 +1,652 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the bfq-ng B-WF2Q+ engine (wf2q.c), built as its own module
+ * (bfq-ng-kunit.ko, tests/kunit/Kbuild) and only against kernels with KUnit.
+ * The engine source is compiled into this object, so the module needs nothing
+ * from bfq-ng.ko and does not share an object file with it.
+ *
+ * Not covered here: the ioprio-to-weight mapping ((8 - level) * 10) and the
+ * budget feedback live in queue.c/dispatch.c, which need the block layer;
+ * the stock lane tests them through the module (tests/t/21-ioprio-weights.sh).
+ * Burst detection does not exist yet: add its tests here when it does.
+ */
+#include <kunit/test.h>
+#include <linux/module.h>
+#include <linux/prandom.h>
+#include <linux/slab.h>
+
+#include "../wf2q.c"
+
+#define NR_LEAVES	16
+#define NR_GROUPS	3
+#define STEPS		4000
+#define IDLE_WAIT_NS	1000000ULL
+
+struct wq_env {
+	struct bq_sched root;
+	struct bq_entity group[NR_GROUPS];
+	struct bq_sched gsd[NR_GROUPS];
+	struct bq_entity leaf[NR_LEAVES];
+	unsigned int released[NR_LEAVES + NR_GROUPS];
+	struct rnd_state rnd;
+};
+
+static struct wq_env *cur_env;
+
+static void wq_released(struct bq_entity *e)
+{
+	struct wq_env *env = cur_env;
+
+	if (e >= env->leaf && e < env->leaf + NR_LEAVES)
+		env->released[e - env->leaf]++;
+	else if (e >= env->group && e < env->group + NR_GROUPS)
+		env->released[NR_LEAVES + (e - env->group)]++;
+}
+
+static const struct bq_engine_ops wq_ops = { .released = wq_released };
+
+static u32 wq_rand(struct wq_env *env, u32 n)
+{
+	return prandom_u32_state(&env->rnd) % n;
+}
+
+static struct wq_env *wq_env_new(struct kunit *test, u64 seed)
+{
+	struct wq_env *env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, env);
+	bq_sched_init(&env->root, NULL, &wq_ops, IDLE_WAIT_NS);
+	prandom_seed_state(&env->rnd, seed);
+	cur_env = env;
+	return env;
+}
+
+/* bq_check() on every sched data of the environment. */
+static void wq_check(struct kunit *test, struct wq_env *env, int ngroups,
+		     const char *step)
+{
+	char why[128] = "";
+	int g;
+
+	KUNIT_ASSERT_EQ_MSG(test, bq_check(&env->root, why, sizeof(why)), 0,
+			    "root after %s: %s", step, why);
+	for (g = 0; g < ngroups; g++)
+		KUNIT_ASSERT_EQ_MSG(test, bq_check(&env->gsd[g], why, sizeof(why)), 0,
+				    "group %d after %s: %s", g, step, why);
+}
+
+static u64 wq_delta(u64 sectors, u64 weight)
+{
+	return div64_u64(sectors << BQ_VT_SHIFT, weight);
+}
+
+/* --- timestamps and virtual time --------------------------------------- */
+
+static void wf2q_test_timestamps(struct kunit *test)
+{
+	struct wq_env *env = wq_env_new(test, 1);
+	struct bq_entity *a = &env->leaf[0], *b = &env->leaf[1];
+	struct bq_tree *tree = &env->root.tree[BQ_CLASS_BE];
+	u64 f_a, v0;
+
+	bq_entity_init(a, &env->root, 100, BQ_CLASS_BE);
+	bq_entity_init(b, &env->root, 300, BQ_CLASS_BE);
+	a->budget = 1024;
+	b->budget = 2048;
+	bq_activate(a);
+	bq_activate(b);
+	wq_check(test, env, 0, "activate");
+	KUNIT_EXPECT_EQ(test, a->start, 0ULL);
+	KUNIT_EXPECT_EQ(test, a->finish, (1024ULL << BQ_VT_SHIFT) / 100);
+	KUNIT_EXPECT_EQ(test, b->finish, (2048ULL << BQ_VT_SHIFT) / 300);
+	KUNIT_EXPECT_EQ(test, tree->wsum, 400ULL);
+	KUNIT_EXPECT_EQ(test, tree->nr_active, 2U);
+
+	/* b finishes first (smaller F) and both are eligible at V = 0. */
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), b);
+	KUNIT_EXPECT_EQ(test, (int)b->where, (int)BQ_SERVING);
+	v0 = tree->vtime;
+	bq_charge(b, 1000);
+	KUNIT_EXPECT_EQ(test, tree->vtime, v0 + wq_delta(1000, 400));
+	KUNIT_EXPECT_EQ(test, b->service, 1000ULL);
+	/* Charged what it received: F = S + service / w, then S' = F. */
+	b->budget = 512;
+	bq_expire(b, true);
+	wq_check(test, env, 0, "expire");
+	KUNIT_EXPECT_EQ(test, b->start, wq_delta(1000, 300));
+	KUNIT_EXPECT_EQ(test, b->finish, b->start + wq_delta(512, 300));
+
+	/* a is served next; its finish time did not move while it waited. */
+	f_a = a->finish;
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
+	KUNIT_EXPECT_EQ(test, a->finish, f_a);
+	bq_charge(a, 1024);
+	bq_deactivate(a);
+	wq_check(test, env, 0, "deactivate");
+}
+
+/* V jumps to the smallest start time when no entity is eligible. */
+static void wf2q_test_vtime_jump(struct kunit *test)
+{
+	struct wq_env *env = wq_env_new(test, 2);
+	struct bq_entity *a = &env->leaf[0];
+	struct bq_tree *tree = &env->root.tree[BQ_CLASS_BE];
+
+	bq_entity_init(a, &env->root, 10, BQ_CLASS_BE);
+	a->budget = 100;
+	bq_activate(a);
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
+	bq_charge(a, 100);
+	/* Alone in its tree: V advanced by service / wsum = F - S. */
+	KUNIT_EXPECT_EQ(test, tree->vtime, wq_delta(100, 10));
+	bq_expire(a, true);
+	KUNIT_EXPECT_EQ(test, a->start, wq_delta(100, 10));
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
+	KUNIT_EXPECT_FALSE(test, bq_vt_before(tree->vtime, a->start));
+	bq_expire(a, false);
+	wq_check(test, env, 0, "expire");
+}
+
+/* --- random workloads against an O(N) reference ------------------------- */
+
+struct wq_ref {
+	struct bq_entity *want;	/* an entity with the reference's min finish */
+};
+
+/*
+ * The reference: the class strict priority picks (IDLE's wait bound is kept
+ * out of reach here), virtual time raised to the smallest start if nothing
+ * is eligible, then the eligible entity with the smallest finish, by a scan
+ * of every candidate entity.
+ */
+static struct bq_entity *wq_reference(struct bq_entity *cands, int n,
+				      struct bq_sched *sd)
+{
+	struct bq_entity *best = NULL;
+	int class, i;
+	u64 v, min_s = 0;
+	bool any = false;
+
+	for (class = 0; class < BQ_NR_CLASSES; class++)
+		if (sd->tree[class].nr_active)
+			break;
+	if (class == BQ_NR_CLASSES)
+		return NULL;
+	v = sd->tree[class].vtime;
+	for (i = 0; i < n; i++) {
+		struct bq_entity *e = &cands[i];
+
+		if (e->sd != sd || e->where != BQ_ACTIVE || e->class != class)
+			continue;
+		if (!any || bq_vt_before(e->start, min_s))
+			min_s = e->start;
+		any = true;
+	}
+	if (!any)
+		return NULL;
+	if (bq_vt_before(v, min_s))
+		v = min_s;
+	for (i = 0; i < n; i++) {
+		struct bq_entity *e = &cands[i];
+
+		if (e->sd != sd || e->where != BQ_ACTIVE || e->class != class)
+			continue;
+		if (bq_vt_before(v, e->start))
+			continue;
+		if (!best || bq_vt_before(e->finish, best->finish))
+			best = e;
+	}
+	return best;
+}
+
+static void wq_expect_choice(struct kunit *test, struct bq_entity *got,
+			     struct bq_entity *want, int step)
+{
+	if (!want) {
+		KUNIT_ASSERT_NULL_MSG(test, got, "step %d: selected from nothing", step);
+		return;
+	}
+	KUNIT_ASSERT_NOT_NULL_MSG(test, got, "step %d: nothing selected", step);
+	/* Ties in finish time may go either way. */
+	KUNIT_ASSERT_EQ_MSG(test, got->finish, want->finish,
+			    "step %d: picked finish %llu, reference %llu", step,
+			    got->finish, want->finish);
+	KUNIT_ASSERT_EQ_MSG(test, (int)got->class, (int)want->class,
+			    "step %d: wrong class", step);
+}
+
+static struct bq_entity *wq_leaf_in_service(struct wq_env *env, int ngroups)
+{
+	struct bq_entity *e = env->root.serving;
+
+	while (e && e->my_sd)
+		e = e->my_sd->serving;
+	return e;
+}
+
+/*
+ * One random run.  ngroups = 0: all leaves at the root; otherwise leaves
+ * are spread over ngroups groups.  @classes: draw leaf classes at random.
+ * @v0: initial virtual time of every tree (wrap-around tests).
+ */
+static void wq_random_run(struct kunit *test, u64 seed, int ngroups,
+			  bool classes, u64 v0)
+{
+	struct wq_env *env = wq_env_new(test, seed);
+	struct bq_entity *serving = NULL;
+	unsigned int selections = 0;
+	int i, g, c, step;
+
+	for (c = 0; c < BQ_NR_CLASSES; c++) {
+		env->root.tree[c].vtime = v0;
+		env->root.tree[c].vtime_checked = v0;
+	}
+	/* The IDLE class wait bound never triggers: time stays at 0. */
+	env->root.idle_class_wait_ns = U64_MAX;
+	for (g = 0; g < ngroups; g++) {
+		bq_entity_init(&env->group[g], &env->root, 100 + 100 * g, BQ_CLASS_BE);
+		bq_sched_init(&env->gsd[g], &env->group[g], &wq_ops, U64_MAX);
+		for (c = 0; c < BQ_NR_CLASSES; c++) {
+			env->gsd[g].tree[c].vtime = v0;
+			env->gsd[g].tree[c].vtime_checked = v0;
+		}
+	}
+	for (i = 0; i < NR_LEAVES; i++) {
+		struct bq_sched *sd = ngroups ? &env->gsd[i % ngroups] : &env->root;
+		enum bq_class class = classes ? wq_rand(env, 6) / 2 : BQ_CLASS_BE;
+
+		/* Mostly BE: draws 0-5 give RT, RT?, BE, BE, IDLE, IDLE; thin RT out. */
+		if (class == BQ_CLASS_RT && wq_rand(env, 3))
+			class = BQ_CLASS_BE;
+		bq_entity_init(&env->leaf[i], sd, 1 + wq_rand(env, 1000), class);
+	}
+
+	for (step = 0; step < STEPS; step++) {
+		struct bq_entity *e = &env->leaf[wq_rand(env, NR_LEAVES)];
+		u32 op = wq_rand(env, 10);
+
+		if (op < 4) {
+			/* Wake an entity that has no work (off or idle). */
+			if (e->where == BQ_OFF || e->where == BQ_IDLE) {
+				u64 start_v;
+				bool from_idle = e->where == BQ_IDLE;
+				u64 old_f = e->finish;
+
+				e->budget = 1 + wq_rand(env, 4096);
+				if (!wq_rand(env, 8))
+					e->new_weight = 1 + wq_rand(env, 1000);
+				start_v = bq_tree_of(e)->vtime;
+				bq_activate(e);
+				KUNIT_ASSERT_EQ(test, (int)e->where, (int)BQ_ACTIVE);
+				KUNIT_ASSERT_EQ(test, e->weight, e->new_weight);
+				KUNIT_ASSERT_EQ(test, e->finish,
+						e->start + wq_delta(e->budget, e->weight));
+				if (from_idle && e->class == e->new_class &&
+				    bq_vt_before(start_v, old_f))
+					KUNIT_ASSERT_EQ(test, e->start, old_f);
+				else
+					KUNIT_ASSERT_EQ(test, e->start, start_v);
+			}
+		} else if (op < 5) {
+			if (e->where == BQ_ACTIVE)
+				bq_deactivate(e);
+		} else if (op < 6) {
+			/* A weight change waits for the next activation. */
+			unsigned int w = e->weight;
+
+			e->new_weight = 1 + wq_rand(env, 1000);
+			if (e->where == BQ_ACTIVE || e->where == BQ_SERVING)
+				KUNIT_ASSERT_EQ(test, e->weight, w);
+		} else if (!serving) {
+			struct bq_entity *want[NR_GROUPS + 1];
+			struct bq_entity *got;
+
+			want[0] = wq_reference(ngroups ? env->group : env->leaf,
+					       ngroups ? ngroups : NR_LEAVES, &env->root);
+			for (g = 0; g < ngroups; g++)
+				want[g + 1] = wq_reference(env->leaf, NR_LEAVES, &env->gsd[g]);
+			got = bq_select(&env->root, 0);
+			if (ngroups) {
+				wq_expect_choice(test, env->root.serving, want[0], step);
+				if (got) {
+					g = env->root.serving - env->group;
+					wq_expect_choice(test, got, want[g + 1], step);
+				}
+			} else {
+				wq_expect_choice(test, got, want[0], step);
+			}
+			if (got) {
+				KUNIT_ASSERT_EQ(test, (int)got->where, (int)BQ_SERVING);
+				KUNIT_ASSERT_PTR_EQ(test, wq_leaf_in_service(env, ngroups), got);
+				selections++;
+			}
+			serving = got;
+		} else {
+			/* Serve part or all of the budget, then end the slot. */
+			u64 s = 1 + wq_rand(env, serving->budget);
+			u64 v = bq_tree_of(serving)->vtime;
+			u64 wsum = bq_tree_of(serving)->wsum;
+			u64 start = serving->start;
+			bool busy = wq_rand(env, 4);
+			/* A weight change alone keeps S' = F (old weight). */
+			bool changes = serving->new_class != serving->class;
+			unsigned int w = serving->weight;
+
+			bq_charge(serving, s);
+			/* Charging advances V by service / wsum, nothing more. */
+			KUNIT_ASSERT_EQ(test, bq_tree_of(serving)->vtime, v + wq_delta(s, wsum));
+			serving->budget = 1 + wq_rand(env, 4096);
+			bq_expire(serving, busy);
+			if (busy) {
+				KUNIT_ASSERT_EQ(test, (int)serving->where, (int)BQ_ACTIVE);
+				if (!changes)
+					KUNIT_ASSERT_EQ(test, serving->start,
+							start + wq_delta(s, w));
+				KUNIT_ASSERT_EQ(test, serving->weight, serving->new_weight);
+			}
+			serving = NULL;
+		}
+		wq_check(test, env, ngroups, "step");
+	}
+	/* Drain: everything must come out and be released. */
+	if (serving)
+		bq_expire(serving, false);
+	for (i = 0; i < NR_LEAVES; i++)
+		if (env->leaf[i].where == BQ_ACTIVE)
+			bq_deactivate(&env->leaf[i]);
+	for (g = 0; g < ngroups; g++)
+		bq_forget_idle(&env->gsd[g]);
+	bq_forget_idle(&env->root);
+	wq_check(test, env, ngroups, "drain");
+	for (i = 0; i < NR_LEAVES; i++)
+		KUNIT_EXPECT_EQ_MSG(test, (int)env->leaf[i].where, (int)BQ_OFF,
+				    "leaf %d still queued after the drain", i);
+	for (g = 0; g < ngroups; g++)
+		KUNIT_EXPECT_EQ(test, (int)env->group[g].where, (int)BQ_OFF);
+	for (c = 0; c < BQ_NR_CLASSES; c++)
+		KUNIT_EXPECT_EQ(test, env->root.tree[c].wsum, 0ULL);
+	KUNIT_EXPECT_GT(test, selections, STEPS / 20);
+}
+
+static void wf2q_test_random_flat(struct kunit *test)
+{
+	u64 seed;
+
+	for (seed = 10; seed < 16; seed++)
+		wq_random_run(test, seed, 0, false, 0);
+}
+
+static void wf2q_test_random_classes(struct kunit *test)
+{
+	u64 seed;
+
+	for (seed = 20; seed < 26; seed++)
+		wq_random_run(test, seed, 0, true, 0);
+}
+
+static void wf2q_test_random_hier(struct kunit *test)
+{
+	u64 seed;
+
+	for (seed = 30; seed < 34; seed++)
+		wq_random_run(test, seed, NR_GROUPS, false, 0);
+}
+
+/* Virtual time starting just below U64_MAX wraps during the run. */
+static void wf2q_test_wraparound(struct kunit *test)
+{
+	u64 seed;
+
+	for (seed = 40; seed < 44; seed++)
+		wq_random_run(test, seed, 0, true, U64_MAX - (200ULL << BQ_VT_SHIFT));
+	wq_random_run(test, 44, NR_GROUPS, false, U64_MAX - (50ULL << BQ_VT_SHIFT));
+}
+
+/* The wrap itself: an entity stamped across U64_MAX still orders right. */
+static void wf2q_test_wrap_order(struct kunit *test)
+{
+	struct wq_env *env = wq_env_new(test, 3);
+	struct bq_entity *a = &env->leaf[0], *b = &env->leaf[1];
+	struct bq_tree *tree = &env->root.tree[BQ_CLASS_BE];
+
+	tree->vtime = U64_MAX - wq_delta(10, 1);
+	tree->vtime_checked = tree->vtime;
+	bq_entity_init(a, &env->root, 1, BQ_CLASS_BE);
+	bq_entity_init(b, &env->root, 1, BQ_CLASS_BE);
+	a->budget = 100;	/* finish wraps past 0 */
+	b->budget = 5;		/* finish stays below U64_MAX */
+	bq_activate(a);
+	bq_activate(b);
+	KUNIT_EXPECT_LT(test, a->finish, a->start);	/* numerically wrapped */
+	KUNIT_EXPECT_PTR_EQ(test, bq_select(&env->root, 0), b);
+	bq_charge(b, 40);	/* V itself wraps now */
+	KUNIT_EXPECT_LT(test, tree->vtime, a->start);
+	bq_expire(b, true);
+	wq_check(test, env, 0, "wrap");
+	/* b restarts ahead of V, a is the only eligible one. */
+	KUNIT_EXPECT_PTR_EQ(test, bq_select(&env->root, 0), a);
+	bq_expire(a, false);
+	KUNIT_EXPECT_PTR_EQ(test, bq_select(&env->root, 0), b);
+	bq_expire(b, false);
+	wq_check(test, env, 0, "wrap end");
+}
+
+/* --- idle tree -------------------------------------------------------- */
+
+static void wf2q_test_idle_tree(struct kunit *test)
+{
+	struct wq_env *env = wq_env_new(test, 4);
+	struct bq_entity *a = &env->leaf[0], *b = &env->leaf[1];
+	struct bq_tree *tree = &env->root.tree[BQ_CLASS_BE];
+	u64 f_a;
+
+	bq_entity_init(a, &env->root, 100, BQ_CLASS_BE);
+	bq_entity_init(b, &env->root, 100, BQ_CLASS_BE);
+	a->budget = 1000;
+	b->budget = 1000;
+	bq_activate(a);
+	bq_activate(b);
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
+	bq_charge(a, 400);
+	bq_expire(a, false);	/* a empties ahead of V: it waits on the idle tree */
+	f_a = a->finish;
+	KUNIT_EXPECT_EQ(test, f_a, wq_delta(400, 100));
+	KUNIT_EXPECT_EQ(test, (int)a->where, (int)BQ_IDLE);
+	KUNIT_EXPECT_EQ(test, tree->wsum, 200ULL);	/* still counted */
+	KUNIT_EXPECT_EQ(test, env->released[0], 0U);
+	wq_check(test, env, 0, "idle");
+
+	/* Back before V reaches F: it restarts from its old finish, no credit. */
+	a->budget = 100;
+	bq_activate(a);
+	KUNIT_EXPECT_EQ(test, a->start, f_a);
+	bq_deactivate(a);
+	KUNIT_EXPECT_EQ(test, (int)a->where, (int)BQ_IDLE);
+
+	/* V passes F while b is served: a is forgotten and released. */
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), b);
+	/* a's finish is now F_a + 100/100 = 5 (in units of 1 << BQ_VT_SHIFT). */
+	bq_charge(b, 100);	/* V = 2 + 100/200 < 5 */
+	KUNIT_EXPECT_EQ(test, (int)a->where, (int)BQ_IDLE);
+	bq_charge(b, 900);	/* V = 2.5 + 900/200 >= 5: expired */
+	KUNIT_EXPECT_EQ(test, (int)a->where, (int)BQ_OFF);
+	KUNIT_EXPECT_EQ(test, env->released[0], 1U);
+	KUNIT_EXPECT_EQ(test, tree->wsum, 100ULL);
+	wq_check(test, env, 0, "expired");
+
+	/* The last busy entity leaving flushes the idle tree at once. */
+	bq_expire(b, false);
+	KUNIT_EXPECT_EQ(test, (int)b->where, (int)BQ_OFF);
+	KUNIT_EXPECT_EQ(test, tree->wsum, 0ULL);
+	KUNIT_EXPECT_EQ(test, env->released[1], 1U);
+	KUNIT_EXPECT_FALSE(test, bq_sched_busy(&env->root));
+	wq_check(test, env, 0, "flushed");
+}
+
+/* --- weight changes --------------------------------------------------- */
+
+static void wf2q_test_weight_change(struct kunit *test)
+{
+	struct wq_env *env = wq_env_new(test, 5);
+	struct bq_entity *a = &env->leaf[0], *b = &env->leaf[1];
+	struct bq_tree *tree = &env->root.tree[BQ_CLASS_BE];
+
+	bq_entity_init(a, &env->root, 100, BQ_CLASS_BE);
+	bq_entity_init(b, &env->root, 100, BQ_CLASS_BE);
+	a->budget = 100;
+	b->budget = 100;
+	bq_activate(a);
+	bq_activate(b);
+	a->new_weight = 400;
+	/* Nothing changes while queued. */
+	KUNIT_EXPECT_EQ(test, a->weight, 100U);
+	KUNIT_EXPECT_EQ(test, tree->wsum, 200ULL);
+	wq_check(test, env, 0, "pending");
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
+	KUNIT_EXPECT_EQ(test, a->weight, 100U);
+	bq_charge(a, 100);
+	bq_expire(a, true);	/* re-stamped: the new weight applies now */
+	KUNIT_EXPECT_EQ(test, a->weight, 400U);
+	KUNIT_EXPECT_EQ(test, tree->wsum, 500ULL);
+	KUNIT_EXPECT_EQ(test, a->finish, a->start + wq_delta(100, 400));
+	wq_check(test, env, 0, "applied");
+
+	/* Applied at activation from the idle tree as well. */
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), b);
+	bq_charge(b, 10);
+	bq_expire(b, false);
+	b->new_weight = 50;
+	b->budget = 100;
+	bq_activate(b);
+	KUNIT_EXPECT_EQ(test, b->weight, 50U);
+	KUNIT_EXPECT_EQ(test, tree->wsum, 450ULL);
+	KUNIT_EXPECT_EQ(test, b->finish, b->start + wq_delta(100, 50));
+	wq_check(test, env, 0, "idle reactivation");
+}
+
+/* --- classes ---------------------------------------------------------- */
+
+static void wf2q_test_class_priority(struct kunit *test)
+{
+	struct wq_env *env = wq_env_new(test, 6);
+	struct bq_entity *rt = &env->leaf[0], *be = &env->leaf[1];
+	struct bq_entity *idle = &env->leaf[2];
+	int i;
+
+	env->root.idle_class_wait_ns = 1000;
+	bq_entity_init(rt, &env->root, 10, BQ_CLASS_RT);
+	bq_entity_init(be, &env->root, 1000, BQ_CLASS_BE);
+	bq_entity_init(idle, &env->root, 1000, BQ_CLASS_IDLE);
+	rt->budget = be->budget = idle->budget = 64;
+	bq_activate(idle);
+	bq_activate(be);
+	bq_activate(rt);
+
+	/* RT always wins while busy, however small its weight. */
+	for (i = 0; i < 5; i++) {
+		KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 100 * i), rt);
+		bq_charge(rt, 64);
+		bq_expire(rt, true);
+		wq_check(test, env, 0, "rt");
+	}
+	/* IDLE has waited past its bound: it gets one slot, then RT again. */
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 1500), idle);
+	bq_charge(idle, 64);
+	bq_expire(idle, true);
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 1600), rt);
+	bq_expire(rt, false);
+	/* BE before IDLE, within the bound. */
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 1700), be);
+	bq_charge(be, 64);
+	bq_expire(be, true);
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 1800), be);
+	bq_expire(be, false);
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 1900), idle);
+	bq_expire(idle, false);
+	KUNIT_EXPECT_NULL(test, bq_select(&env->root, 2000));
+	wq_check(test, env, 0, "classes");
+}
+
+/* A class change applies at the next activation, in the new class's tree. */
+static void wf2q_test_class_change(struct kunit *test)
+{
+	struct wq_env *env = wq_env_new(test, 7);
+	struct bq_entity *a = &env->leaf[0], *b = &env->leaf[1];
+
+	bq_entity_init(a, &env->root, 100, BQ_CLASS_BE);
+	bq_entity_init(b, &env->root, 100, BQ_CLASS_BE);
+	a->budget = b->budget = 100;
+	bq_activate(a);
+	bq_activate(b);
+	b->new_class = BQ_CLASS_RT;
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
+	bq_charge(a, 100);
+	bq_expire(a, true);
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), b);
+	KUNIT_EXPECT_EQ(test, (int)b->class, (int)BQ_CLASS_BE);
+	bq_charge(b, 50);
+	bq_expire(b, true);
+	KUNIT_EXPECT_EQ(test, (int)b->class, (int)BQ_CLASS_RT);
+	KUNIT_EXPECT_EQ(test, env->root.tree[BQ_CLASS_RT].wsum, 100ULL);
+	KUNIT_EXPECT_EQ(test, env->root.tree[BQ_CLASS_BE].wsum, 100ULL);
+	wq_check(test, env, 0, "class change");
+	/* Now RT: served before a even though a was waiting. */
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), b);
+	bq_expire(b, false);
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
+	bq_expire(a, false);
+	wq_check(test, env, 0, "end");
+}
+
+/* --- hierarchy -------------------------------------------------------- */
+
+static void wf2q_test_hier_activation(struct kunit *test)
+{
+	struct wq_env *env = wq_env_new(test, 8);
+	struct bq_entity *g = &env->group[0], *a = &env->leaf[0];
+
+	bq_entity_init(g, &env->root, 100, BQ_CLASS_BE);
+	bq_sched_init(&env->gsd[0], g, &wq_ops, IDLE_WAIT_NS);
+	bq_entity_init(a, &env->gsd[0], 100, BQ_CLASS_BE);
+	KUNIT_EXPECT_PTR_EQ(test, a->parent, g);
+	a->budget = 256;
+	bq_activate(a);
+	/* The group is activated with the budget of the child that woke it. */
+	KUNIT_EXPECT_EQ(test, (int)g->where, (int)BQ_ACTIVE);
+	KUNIT_EXPECT_EQ(test, g->budget, 256ULL);
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
+	KUNIT_EXPECT_PTR_EQ(test, env->root.serving, g);
+	bq_charge(a, 100);
+	KUNIT_EXPECT_EQ(test, g->service, 100ULL);
+	bq_deactivate(a);
+	/* The group had nothing else: it leaves too. */
+	KUNIT_EXPECT_NE(test, (int)g->where, (int)BQ_ACTIVE);
+	KUNIT_EXPECT_NE(test, (int)g->where, (int)BQ_SERVING);
+	KUNIT_EXPECT_NULL(test, env->root.serving);
+	wq_check(test, env, 1, "hier");
+}
+
+static struct kunit_case wf2q_cases[] = {
+	KUNIT_CASE(wf2q_test_timestamps),
+	KUNIT_CASE(wf2q_test_vtime_jump),
+	KUNIT_CASE(wf2q_test_idle_tree),
+	KUNIT_CASE(wf2q_test_weight_change),
+	KUNIT_CASE(wf2q_test_class_priority),
+	KUNIT_CASE(wf2q_test_class_change),
+	KUNIT_CASE(wf2q_test_hier_activation),
+	KUNIT_CASE(wf2q_test_wrap_order),
+	KUNIT_CASE(wf2q_test_random_flat),
+	KUNIT_CASE(wf2q_test_random_classes),
+	KUNIT_CASE(wf2q_test_random_hier),
+	KUNIT_CASE(wf2q_test_wraparound),
+	{}
+};
+
+static struct kunit_suite wf2q_suite = {
+	.name = "bfq-ng-wf2q",
+	.test_cases = wf2q_cases,
+};
+kunit_test_suites(&wf2q_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the bfq-ng B-WF2Q+ engine");
+MODULE_LICENSE("GPL");
