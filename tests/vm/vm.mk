@@ -41,3 +41,5 @@ demo: vm-modules image
 .PHONY: vm-selftest
 vm-selftest: image
 	$(VM_TOP)/tests/vm/selftest.sh
+-include tests/vm/debug.mk
+-include tests/vm/bench.mk
