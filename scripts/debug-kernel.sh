@@ -98,7 +98,7 @@ log "configuring"
 		"# CONFIG_"*" is not set")
 			sym=${line#\# }; sym=${sym%% *}
 			if grep -q "^$sym=" "$new"; then
-				echo "debug-kernel: config: note: $sym stays enabled (selected by something else)" >&2
+				echo "debug-kernel: config: note: $sym stays enabled (selected by another option, or not user-settable without EXPERT)" >&2
 			fi ;;
 		esac
 	done <"$FRAG"
