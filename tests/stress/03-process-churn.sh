@@ -1,26 +1,30 @@
 #!/bin/bash
-# timeout: 600
-# Stress 3: process churn on bfq-ng.  Thousands of short-lived processes do
-# a few direct I/Os each (4 KiB pattern blocks read and compared, or written
-# back), 24 at a time, for up to 60 s; meanwhile libaio fio jobs are killed
-# with SIGKILL while their requests are in flight.  Every block of the area
-# holds the same pattern, so each reader compares what it read against it,
-# and a final full fio pattern verify plus a crc32c write/verify pass must
-# succeed.  Also checks that bfq-ng let go of the exited processes' queues.
+# timeout: 900
+# Stress 3: process churn on bfq-ng.
+#  - fio spawns 1000 job processes, each writing four
+#    4 KiB blocks of its own 16 KiB region and verifying them (crc32c), then
+#    exiting while the others still have I/O queued;
+#  - short-lived shell processes (dd) read direct 4 KiB blocks of a
+#    pattern-filled area and compare them with the pattern, or write the
+#    pattern back, 24 at a time for 20 s;
+#  - meanwhile deep libaio fio jobs are SIGKILLed with requests in flight.
+# Afterwards the pattern area must verify in full, a crc32c write/verify
+# pass must succeed, and bfq-ng's queue list must have emptied.
 source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
 
 modprobe bfq-ng || die "modprobe bfq-ng"
 nullb pc0 64 memory_backed=1 irqmode=2 completion_nsec=30000 || die "null_blk"
 select_sched pc0 bfq-ng || die "select bfq-ng"
-blocks=$((64 * 256))	# 4 KiB blocks
+# First 32 MiB: the pattern area; last 32 MiB: fio's churn jobs.
+blocks=$((32 * 256))
 pat=0x5aa5c33c
 fio --name=fill --filename=/dev/pc0 --direct=1 --ioengine=libaio --iodepth=16 --rw=write \
-	--bs=64k --verify=pattern --verify_pattern=$pat --do_verify=0 --output=/dev/null >/dev/null ||
-	die "fill the device with the pattern"
+	--bs=64k --size=32m --verify=pattern --verify_pattern=$pat --do_verify=0 \
+	--output=/dev/null >/dev/null || die "fill the pattern area"
 dd if=/dev/pc0 of=/tmp/pc-block bs=4k count=1 iflag=direct status=none || die "read the pattern block"
 
-one() { # one I: a short-lived process doing a few I/Os
+one() { # a short-lived process doing a few I/Os in the pattern area
 	local b=$(( (RANDOM * 32768 + RANDOM) % blocks )) n=$((1 + RANDOM % 4)) k
 	if ((RANDOM % 4)); then
 		for ((k = 0; k < n; k++)); do
@@ -33,26 +37,40 @@ one() { # one I: a short-lived process doing a few I/Os
 	fi
 }
 
-rm -f /tmp/pc.fail
-# In-flight exits: deep libaio queues killed at random moments.
+rm -f /tmp/pc.fail /tmp/pc.stop /tmp/pc.killed
+# In-flight exits: deep libaio queues (threads of one process, so SIGKILL
+# takes all of them) killed at random moments.  They write the pattern.
 (
 	while [ ! -e /tmp/pc.stop ]; do
-		fio --name=killed --filename=/dev/pc0 --direct=1 --ioengine=libaio --iodepth=32 \
-			--rw=randwrite --bs=4k --verify=pattern --verify_pattern=$pat --do_verify=0 \
-			--time_based --runtime=30 --output=/dev/null >/dev/null 2>&1 &
+		fio --thread --name=killed --filename=/dev/pc0 --direct=1 --ioengine=libaio \
+			--iodepth=32 --rw=randwrite --bs=4k --size=32m --verify=pattern \
+			--verify_pattern=$pat --do_verify=0 --time_based --runtime=30 \
+			--output=/dev/null >/dev/null 2>&1 &
 		f=$!
 		sleep "0.$((2 + RANDOM % 7))"
-		pkill -9 -P $f 2>/dev/null
 		kill -9 $f 2>/dev/null
 		wait $f 2>/dev/null
 		echo x >>/tmp/pc.killed
 	done
 ) &
 killer=$!
-rm -f /tmp/pc.stop /tmp/pc.killed
-end=$((SECONDS + 60))
+
+jobs_ok=0
+for round in 1; do
+	if fio --name=churn --filename=/dev/pc0 --direct=1 --ioengine=libaio --iodepth=4 \
+		--rw=randwrite --bs=4k --size=16k --offset=32m --offset_increment=16k \
+		--numjobs=1000 --randseed=$round --verify=crc32c --verify_fatal=1 \
+		--group_reporting --output=/tmp/pc-churn.log >/dev/null 2>&1; then
+		jobs_ok=$((jobs_ok + 1000))
+	else
+		tap_fail "process churn: 1000 fio job processes (round $round) write and verify" \
+			"$(grep -iE 'err|verify' /tmp/pc-churn.log | head -n 3 | paste -sd'|')"
+	fi
+done
+
+end=$((SECONDS + 20))
 procs=0
-while [ $SECONDS -lt $end ] && [ $procs -lt 4000 ]; do
+while [ $SECONDS -lt $end ]; do
 	pids=()
 	for ((j = 0; j < 24; j++)); do
 		one &
@@ -63,23 +81,29 @@ while [ $SECONDS -lt $end ] && [ $procs -lt 4000 ]; do
 done
 touch /tmp/pc.stop
 wait $killer
-diag "$procs short-lived I/O processes, $(wc -l </tmp/pc.killed 2>/dev/null || echo 0) fio jobs killed in flight"
-check_ge "process churn: short-lived I/O processes run" "$procs" 1000
-check_ge "process churn: fio jobs killed with I/O in flight" "$(wc -l </tmp/pc.killed 2>/dev/null || echo 0)" 5
+killed=$(wc -l </tmp/pc.killed 2>/dev/null || echo 0)
+diag "$jobs_ok fio job processes, $procs short-lived dd processes, $killed fio jobs killed in flight"
+check_ge "process churn: short-lived I/O processes (fio jobs + dd)" "$((jobs_ok + procs))" 1000
+check_ge "process churn: fio jobs killed with I/O in flight" "$killed" 5
 if [ -s /tmp/pc.fail ]; then
-	tap_fail "process churn: every short-lived I/O read back the pattern or wrote" \
+	tap_fail "process churn: every short-lived dd read back the pattern or wrote" \
 		"$(wc -l </tmp/pc.fail) failure(s): $(head -n 3 /tmp/pc.fail | paste -sd'|')"
 else
-	tap_ok "process churn: every short-lived I/O read back the pattern or wrote"
+	tap_ok "process churn: every short-lived dd read back the pattern or wrote"
+fi
+if pgrep -x fio >/dev/null; then
+	tap_fail "process churn: no fio left running" "$(pgrep -a -x fio | head -n 3 | paste -sd'|')"
+	pkill -9 -x fio
 fi
 fio --name=check --filename=/dev/pc0 --direct=1 --ioengine=libaio --iodepth=16 --rw=read \
-	--bs=64k --verify=pattern --verify_pattern=$pat --verify_fatal=1 --output=/dev/null >/dev/null 2>&1 &&
-	tap_ok "process churn: the whole device still holds the pattern" ||
-	tap_fail "process churn: the whole device still holds the pattern" "fio pattern verify failed"
+	--bs=64k --size=32m --verify=pattern --verify_pattern=$pat --verify_fatal=1 \
+	--output=/tmp/pc-check.log >/dev/null 2>&1 &&
+	tap_ok "process churn: the pattern area verifies in full" ||
+	tap_fail "process churn: the pattern area verifies in full" "$(grep -iE 'err|verify' /tmp/pc-check.log | head -n 3 | paste -sd'|')"
 fio --name=after --filename=/dev/pc0 --direct=1 --ioengine=libaio --iodepth=16 --rw=randwrite \
-	--bs=4k --size=32m --verify=crc32c --verify_fatal=1 --output=/dev/null >/dev/null 2>&1 &&
+	--bs=4k --size=32m --verify=crc32c --verify_fatal=1 --output=/tmp/pc-after.log >/dev/null 2>&1 &&
 	tap_ok "process churn: crc32c write/verify pass afterwards" ||
-	tap_fail "process churn: crc32c write/verify pass afterwards" "fio failed"
+	tap_fail "process churn: crc32c write/verify pass afterwards" "$(grep -iE 'err|verify' /tmp/pc-after.log | head -n 3 | paste -sd'|')"
 # Exited processes' queues are gone once idle (only the live ones remain).
 q=/sys/kernel/debug/block/pc0/sched/queues
 if [ -r $q ]; then
