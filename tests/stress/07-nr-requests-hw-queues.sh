@@ -36,7 +36,7 @@ while [ $SECONDS -lt $end ]; do
 	fi
 	sleep 0.1
 done
-diag "nr_requests: $nrc changes ($nrbad refused); submit_queues: $hwc changes ($hwbad refused), now $(ls -d /sys/block/nr0/mq/* | wc -l) hw queues"
+diag "nr_requests: $nrc changes ($nrbad refused); submit_queues: $hwc changes ($hwbad refused), now submit_queues=$(cat /sys/kernel/config/nullb/nr0/submit_queues), mq/: $(ls /sys/block/nr0/mq | paste -sd" ")"
 check_ge "nr_requests changes under load" "$nrc" 20
 check_eq "nr_requests changes refused" "$nrbad" 0
 check_ge "submit_queues (nr_hw_queues) changes under load" "$hwc" 5
