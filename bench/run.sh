@@ -27,7 +27,7 @@ if [ "${1:-}" = --quick ]; then
 	: "${BENCH_RUNS:=1}" "${BENCH_RT:=2}" "${BENCH_RAMP:=1}" "${BENCH_RT_CPU:=2}"
 	: "${BENCH_SRT_RT:=8}" "${BENCH_WARMUP:=2}" "${BENCH_STARTUP_TIMEOUT:=20}"
 	: "${BENCH_SCHEDS:=bfq-ng,bfq,mq-deadline}"
-	: "${BENCH_STARTUP_BG:=idle seq10}" "${BENCH_SCALE_N:=1 1024}"
+	: "${BENCH_STARTUP_BG:=idle seq10}" "${BENCH_SCALE_N:=1 256}"
 	: "${BENCH_TPUT_CASES:=seq10 rand10 rw5seq}"
 	: "${BENCH_APP:=bash}"
 	: "${BENCH_VM_TIMEOUT:=1200}"

@@ -17,7 +17,7 @@ scenario_interleave() {
 			use_sched "$dev" "$s" || continue
 			fio_run "$WORK/il.json" "$WORK/il.fio"
 			result interleave hdd 4x16k "$s" "$run" MBps \
-				"$(awk -v k="$(fio_sum_bw "$WORK/il.json")" 'BEGIN { printf "%.1f", k / 1024 }')"
+				"$(awk -v k="$(fio_sum_bw "$WORK/il.json")" 'BEGIN { printf "%.2f", k / 1024 }')"
 		done
 	done
 	use_sched "$dev" none

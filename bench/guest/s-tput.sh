@@ -29,7 +29,7 @@ scenario_tput() {
 					j=$WORK/tput.json
 					fio_run "$j" "$WORK/tput.fio"
 					result tput "$d" "$c" "$s" "$run" MBps \
-						"$(awk -v k="$(fio_sum_bw "$j")" 'BEGIN { printf "%.1f", k / 1024 }')"
+						"$(awk -v k="$(fio_sum_bw "$j")" 'BEGIN { printf "%.2f", k / 1024 }')"
 				done
 			done
 		done
