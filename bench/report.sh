@@ -24,6 +24,7 @@ cell() {
 	function f(v,   p, a) {
 		p = ""; if (v ~ /^>/) { p = ">"; v = substr(v, 2) }
 		if (v !~ /^[-+]?[0-9.]+/) return v
+		if (v ~ /^[-+]?[0-9]+$/) return p v
 		a = (v < 0) ? -v : v
 		if (a >= 100) return p sprintf("%.0f", v)
 		if (a >= 10) return p sprintf("%.1f", v)
