@@ -46,7 +46,8 @@ mod() { # mod WHAT DIR [ARGS]
 	local what=$1 dir=$2
 	shift 2
 	echo "check-debug: building $what against $KDIR" >&2
-	if "${low[@]}" make -C "$KDIR" M="$dir" "$@" modules >>"$out/build.log" 2>&1; then
+	if "${low[@]}" make -C "$KDIR" M="$dir" "$@" modules >>"$out/build.log" 2>&1 &&
+		compgen -G "$dir/*.ko" >/dev/null; then
 		cp "$dir"/*.ko "$kos/"
 	else
 		echo "$what" >>"$out/build.failed"
