@@ -28,3 +28,4 @@ bench-report:
 
 # make demo (tests/demo.sh, target in vm.mk) replays a start-up trace from bench/
 demo: VM_SHARE = $(VM_TOP)/bench
+demo: export VM_OUT = $(VM_TOP)/tests/out/demo
