@@ -52,7 +52,7 @@ struct bqd;
 enum bq_queue_flag {
 	BQ_SYNC,		/* serves one process's synchronous I/O */
 	BQ_IDLE_WINDOW,		/* think time short enough to idle for */
-	BQ_IO_BOUND,		/* last slot ended with requests still queued */
+	BQ_IO_BOUND,		/* issues back to back (see bq_queue_got_request) */
 	BQ_OOM,			/* the fallback queue, never freed */
 	BQ_JUST_CREATED,	/* not activated yet: burst detection pending */
 	BQ_IN_LARGE_BURST,	/* created in a large burst: not raised */
@@ -102,6 +102,7 @@ struct bq_queue {
 	u64 last_completion_ns;		/* for think time */
 	u64 ttime_mean_ns;
 	u32 ttime_samples;
+	u32 quick_arrivals;		/* requests in a row that came quickly */
 
 	/* Heuristics (heuristics.c). */
 	unsigned int base_weight;	/* from the ioprio */
@@ -109,13 +110,18 @@ struct bq_queue {
 	enum bq_wr_kind wr_kind;
 	u64 wr_start_ns;
 	u64 wr_duration_ns;
+	u64 wr_interactive_end_ns;	/* interactive period under soft-rt */
+	struct list_head wr_node;	/* on bqd->wr_list while raised */
 	u64 wr_served;			/* sectors dispatched while raised */
 	u64 last_idle_ns;		/* emptied with nothing in flight */
-	u64 softrt_next_ns;		/* earliest soft real-time return */
 	u64 busy_start_ns;		/* last idle-to-busy switch */
 	u64 busy_service;		/* sectors dispatched since then */
+	u64 cycle_rate;			/* sectors/s over busy+idle cycles, avg */
+	u32 cycle_samples;
 	struct list_head burst_node;	/* on bqd->burst_list */
+	struct list_head all_node;	/* on bqd->all_queues, for debugfs */
 	unsigned int counted_weight;	/* in bqd->weights, 0 when not */
+	unsigned int wr_starts;		/* raising periods started, debugfs */
 };
 
 /* Per process and device state, allocated by the core (icq_size). */
@@ -185,12 +191,14 @@ struct bqd {
 	/* Heuristics (heuristics.c). */
 	struct bq_weight_counts weights;
 	unsigned int wr_queues;			/* queues being raised */
+	struct list_head wr_list;		/* and the list of them */
 	struct list_head burst_list;		/* queues of the current burst */
 	unsigned int burst_size;
 	u64 burst_last_ns;			/* last queue creation */
 	bool large_burst;
 
 	/* Counters, for debugfs and tests. */
+	struct list_head all_queues;		/* every live queue but oom_queue */
 	u64 large_bursts;
 	u64 preemptions;
 	unsigned int live_queues;
@@ -264,10 +272,11 @@ extern const char *const bq_expire_names[BQ_NR_EXPIRE_REASONS];
 extern const char *const bq_wr_names[BQ_NR_WR_KINDS];
 void bq_heuristics_init(struct bqd *bqd);
 void bq_heuristics_forget(struct bqd *bqd, struct bq_queue *bqq);
-bool bq_wr_activation(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns);
+void bq_wr_activation(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns);
 void bq_wr_went_idle(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns);
 void bq_wr_check(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns);
 void bq_wr_end(struct bqd *bqd, struct bq_queue *bqq);
+void bq_wr_end_all(struct bqd *bqd);
 unsigned int bq_wr_duration_ms(const struct bqd *bqd);
 void bq_weight_count(struct bqd *bqd, struct bq_queue *bqq);
 void bq_weight_uncount(struct bqd *bqd, struct bq_queue *bqq);

@@ -4,7 +4,8 @@
  *
  *   state    in-service queue, idling, requests held and in the driver,
  *            peak rate and budget in effect
- *   queues   every scheduled queue: pid, class, weight, budget, requests
+ *   queues   every live queue: pid, class, weight, budget, requests,
+ *            raising and burst state
  *   stats    counters: live queues, expirations by reason, idling
  *   check    the engine invariant check: "ok" or what is broken
  *
@@ -64,37 +65,21 @@ static void bq_show_queue(struct seq_file *m, struct bq_queue *bqq, u64 now)
 		   bqq->dispatched, hweight32(bqq->seek_history) > 4,
 		   test_bit(BQ_IDLE_WINDOW, &bqq->flags),
 		   div_u64(bqq->ttime_mean_ns, NSEC_PER_USEC));
-	seq_printf(m, " raising %s wr_left_ms %llu large_burst %d\n",
-		   bq_wr_names[bqq->wr_kind], left_ms,
-		   test_bit(BQ_IN_LARGE_BURST, &bqq->flags));
-}
-
-static void bq_show_tree(struct seq_file *m, struct rb_root_cached *root,
-			 u64 now)
-{
-	struct rb_node *node;
-
-	for (node = rb_first_cached(root); node; node = rb_next(node)) {
-		struct bq_entity *entity = rb_entry(node, struct bq_entity, node);
-
-		if (!entity->my_sd)
-			bq_show_queue(m, bq_queue_of(entity), now);
-	}
+	seq_printf(m, " raising %s wr_left_ms %llu wr_starts %u large_burst %d io_bound %d cycle_rate %llu\n",
+		   bq_wr_names[bqq->wr_kind], left_ms, bqq->wr_starts,
+		   test_bit(BQ_IN_LARGE_BURST, &bqq->flags),
+		   test_bit(BQ_IO_BOUND, &bqq->flags), bqq->cycle_rate);
 }
 
 static int bq_queues_show(void *data, struct seq_file *m)
 {
 	struct bqd *bqd = bq_debug_bqd(data);
 	u64 now = ktime_get_ns();
-	int class;
+	struct bq_queue *bqq;
 
 	spin_lock_irq(&bqd->lock);
-	if (bqd->serving)
-		bq_show_queue(m, bqd->serving, now);
-	for (class = 0; class < BQ_NR_CLASSES; class++) {
-		bq_show_tree(m, &bqd->root.tree[class].active, now);
-		bq_show_tree(m, &bqd->root.tree[class].idle, now);
-	}
+	list_for_each_entry(bqq, &bqd->all_queues, all_node)
+		bq_show_queue(m, bqq, now);
 	spin_unlock_irq(&bqd->lock);
 	return 0;
 }

@@ -30,6 +30,15 @@
 /* A backlogged slot moving sectors at under 1/this of the peak rate is slow. */
 #define BQ_SLOW_RATE_DIV		2
 #define BQ_SLOW_MIN_NS			(20 * NSEC_PER_MSEC)
+/*
+ * A queue whose last 16 requests each came within 3 slice_idle of its
+ * previous completion, or while it still had I/O pending, is I/O-bound.
+ */
+#define BQ_IO_BOUND_ARRIVALS		16
+#define BQ_QUICK_ARRIVAL_IDLES		3
+/* Think time known (samples) and this many slice_idle long: idling is vain. */
+#define BQ_TTIME_MIN_SAMPLES		8
+#define BQ_TTIME_HOPELESS		2
 /* A request further than this from the previous one is a seek. */
 #define BQ_SEEK_DIST_SECTORS		800
 /* A queue with more than this many seeks in its last 32 requests is seeky. */
@@ -54,27 +63,28 @@ static bool bq_seeky(const struct bq_queue *bqq)
 }
 
 /*
- * Whether to hold the device for the in-service queue once it empties.
- * Only for a process that issues again quickly, and then either because it
- * pays in throughput (a sequential reader whose locality a disk, or a device
- * without internal queueing, rewards; not queues of a large burst) or
- * because the queue's share needs it (weights differ, or it is raised).
+ * Whether to hold the device for the in-service queue once it empties:
+ * because it pays in throughput (a sequential reader with a short think
+ * time, whose locality a disk or a device without internal queueing
+ * rewards; not queues of a large burst), or because the queue's share needs
+ * it (weights differ, or it is raised) and its think time leaves hope.
  */
 static bool bq_should_idle(const struct bqd *bqd, const struct bq_queue *bqq)
 {
-	bool for_throughput, for_share;
+	bool for_throughput, for_share, hopeless;
 
 	if (!bq_sync(bqq) || bqq->entity.class == BQ_CLASS_IDLE ||
 	    !bqd->tun.slice_idle_ns || test_bit(BQ_OOM, &bqq->flags))
 		return false;
 	if (bqd->tun.strict_guarantees)
 		return true;
-	if (!test_bit(BQ_IDLE_WINDOW, &bqq->flags))
-		return false;
-	for_throughput = !bq_seeky(bqq) &&
+	for_throughput = test_bit(BQ_IDLE_WINDOW, &bqq->flags) &&
+			 !bq_seeky(bqq) &&
 			 !(bqd->hw_tag && blk_queue_nonrot(bqd->queue)) &&
 			 !test_bit(BQ_IN_LARGE_BURST, &bqq->flags);
-	for_share = bqq->wr_kind || !bq_symmetric(bqd);
+	hopeless = bqq->ttime_samples >= BQ_TTIME_MIN_SAMPLES &&
+		   bqq->ttime_mean_ns > BQ_TTIME_HOPELESS * bqd->tun.slice_idle_ns;
+	for_share = (bqq->wr_kind || !bq_symmetric(bqd)) && !hopeless;
 	return for_throughput || for_share;
 }
 
@@ -151,6 +161,12 @@ static void bq_hw_tag_sample(struct bqd *bqd)
 	bqd->hw_tag_max = 0;
 }
 
+/* The smallest budget: a 32nd of the largest, and never tiny. */
+static u64 bq_min_budget(const struct bqd *bqd)
+{
+	return max_t(u64, BQ_MIN_BUDGET_SECTORS, bqd->max_budget / 32);
+}
+
 /* Next budget of a sync queue, by why it left service. */
 static u64 bq_next_budget(const struct bqd *bqd, const struct bq_queue *bqq,
 			  enum bq_expire_reason reason, u64 served)
@@ -173,7 +189,7 @@ static u64 bq_next_budget(const struct bqd *bqd, const struct bq_queue *bqq,
 	default:
 		break;
 	}
-	return clamp_t(u64, budget, BQ_MIN_BUDGET_SECTORS, bqd->max_budget);
+	return clamp_t(u64, budget, bq_min_budget(bqd), bqd->max_budget);
 }
 
 /*
@@ -228,10 +244,6 @@ static void bq_expire_serving(struct bqd *bqd, enum bq_expire_reason reason,
 	bq_stop_idling(bqd);
 	if (by_time > served)
 		bq_charge(&bqq->entity, by_time - served);
-	if (reason == BQ_EXP_BUDGET || reason == BQ_EXP_TIMEOUT)
-		set_bit(BQ_IO_BOUND, &bqq->flags);
-	else if (reason != BQ_EXP_PREEMPTED)
-		clear_bit(BQ_IO_BOUND, &bqq->flags);
 	if (bq_sync(bqq))
 		bqq->max_budget = bq_next_budget(bqd, bqq, reason, served);
 	else
@@ -242,21 +254,21 @@ static void bq_expire_serving(struct bqd *bqd, enum bq_expire_reason reason,
 				   next ? blk_rq_sectors(next) : 0);
 	bqd->serving = NULL;
 	bqd->expirations[reason]++;
+	if (!bqq->queued && !bqq->dispatched)
+		bq_weight_uncount(bqd, bqq);
 	bq_expire(&bqq->entity, bqq->queued > 0);
 }
 
-/* A queue got a request: think time, wake idling, activation. */
-void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
-			  struct request *rq)
+/* Think time, and whether the queue issues back to back (I/O-bound). */
+static void bq_sample_arrival(struct bqd *bqd, struct bq_queue *bqq,
+			      struct request *rq)
 {
-	bool raised;
+	u64 sample;
+	bool quick = true;
 
-	lockdep_assert_held(&bqd->lock);
-	if (bq_sync(bqq) && bqq->queued == 1 && !bqq->dispatched &&
-	    bqq->last_completion_ns &&
+	if (bqq->queued == 1 && !bqq->dispatched && bqq->last_completion_ns &&
 	    rq->start_time_ns > bqq->last_completion_ns) {
-		u64 sample = rq->start_time_ns - bqq->last_completion_ns;
-
+		sample = rq->start_time_ns - bqq->last_completion_ns;
 		bqq->ttime_mean_ns = bqq->ttime_samples ?
 			(7 * bqq->ttime_mean_ns + sample) / 8 : sample;
 		bqq->ttime_samples++;
@@ -264,7 +276,41 @@ void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 			clear_bit(BQ_IDLE_WINDOW, &bqq->flags);
 		else
 			set_bit(BQ_IDLE_WINDOW, &bqq->flags);
+		quick = sample <= BQ_QUICK_ARRIVAL_IDLES * bqd->tun.slice_idle_ns;
 	}
+	if (!quick) {
+		bqq->quick_arrivals = 0;
+		clear_bit(BQ_IO_BOUND, &bqq->flags);
+	} else if (++bqq->quick_arrivals >= BQ_IO_BOUND_ARRIVALS) {
+		set_bit(BQ_IO_BOUND, &bqq->flags);
+	}
+}
+
+/*
+ * Whether @bqq, just activated, should take the device from the queue in
+ * service: a higher class, or raising the queue in service lacks (soft
+ * real-time over interactive over none).
+ */
+static bool bq_may_preempt(const struct bqd *bqd, const struct bq_queue *bqq)
+{
+	const struct bq_queue *serving = bqd->serving;
+
+	if (!serving || serving == bqq)
+		return false;
+	if (bqq->entity.class != serving->entity.class)
+		return bqq->entity.class < serving->entity.class;
+	return bqq->wr_kind > serving->wr_kind;
+}
+
+/* A queue got a request: think time, wake idling, activation. */
+void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
+			  struct request *rq)
+{
+	bool preempt;
+
+	lockdep_assert_held(&bqd->lock);
+	if (bq_sync(bqq))
+		bq_sample_arrival(bqd, bqq, rq);
 	bq_weight_count(bqd, bqq);
 	if (bqq == bqd->serving) {
 		bq_stop_idling(bqd);
@@ -272,13 +318,14 @@ void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 	}
 	if (bqq->entity.where == BQ_ACTIVE)
 		return;
-	raised = bq_wr_activation(bqd, bqq, rq->start_time_ns);
+	bq_wr_activation(bqd, bqq, rq->start_time_ns);
 	if (bqq->entity.where == BQ_OFF)
 		bq_get_queue(bqq);
 	bqq->entity.budget = max_t(u64, bqq->max_budget, blk_rq_sectors(rq));
-	bq_activate(&bqq->entity);
-	/* A queue just raised does not wait for a plain queue's slot. */
-	if (raised && bqd->serving && !bqd->serving->wr_kind) {
+	preempt = bq_may_preempt(bqd, bqq);
+	/* A queue that preempts is the one served next. */
+	bq_activate(&bqq->entity, preempt);
+	if (preempt) {
 		bqd->preemptions++;
 		bq_expire_serving(bqd, BQ_EXP_PREEMPTED, rq->start_time_ns);
 	}
@@ -288,7 +335,7 @@ void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 void bq_queue_lost_request(struct bqd *bqd, struct bq_queue *bqq)
 {
 	lockdep_assert_held(&bqd->lock);
-	if (!bqq->queued && !bqq->dispatched)
+	if (!bqq->queued && !bqq->dispatched && bqq != bqd->serving)
 		bq_weight_uncount(bqd, bqq);
 	if (!bqq->queued && bqq != bqd->serving &&
 	    bqq->entity.where == BQ_ACTIVE)
@@ -406,10 +453,12 @@ void bq_completed(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
 	bqq->last_completion_ns = now_ns;
 	if (bqq->queued || bqq->dispatched)
 		return;
-	bq_weight_uncount(bqd, bqq);
 	bq_wr_went_idle(bqd, bqq, now_ns);
-	if (bqq != bqd->serving)
+	/* The queue in service stays counted until it leaves service. */
+	if (bqq != bqd->serving) {
+		bq_weight_uncount(bqd, bqq);
 		return;
+	}
 	/*
 	 * The queue in service has nothing queued or in flight: wait for its
 	 * next request, or let it go now rather than at the next dispatch

@@ -6,10 +6,10 @@
  * period, belongs to an application starting or waking up: its weight is
  * multiplied by BQ_WR_COEFF for a time derived from the device's speed, or
  * until it has moved a cap of sectors (a greedy reader does not stay raised).
- * A queue that comes back in small batches at under BQ_SOFTRT_RATE sectors/s,
- * having waited for its previous batch to complete, behaves like a player or
- * recorder: it is raised far more (BQ_WR_SOFTRT_COEFF) for a short period,
- * renewed at each batch that keeps that rate.
+ * A queue that comes back in batches at under BQ_SOFTRT_RATE sectors/s on
+ * average, having waited for its previous batch to complete, behaves like a
+ * player or recorder: it is raised far more (BQ_WR_SOFTRT_COEFF) for a short
+ * period, renewed at each batch that keeps that rate.
  *
  * Bursts.  Queues created within BQ_BURST_GAP_NS of one another form a burst
  * (a shell script, a make -j, a service manager starting units).  A burst of
@@ -45,6 +45,7 @@
 #define BQ_WR_CAP_DIV			2
 #define BQ_SOFTRT_RATE			7000	/* sectors/s */
 #define BQ_SOFTRT_NS			(300 * NSEC_PER_MSEC)
+#define BQ_SOFTRT_MIN_CYCLES		2
 #define BQ_BURST_GAP_NS			(180 * NSEC_PER_MSEC)
 #define BQ_LARGE_BURST			8
 
@@ -133,10 +134,15 @@ static void bq_wr_set(struct bqd *bqd, struct bq_queue *bqq,
 		      enum bq_wr_kind kind, unsigned int coeff, u64 now_ns,
 		      u64 duration_ns)
 {
-	if (!bqq->wr_kind && kind)
-		bqd->wr_queues++;
-	else if (bqq->wr_kind && !kind)
-		bqd->wr_queues--;
+	if (!bqq->wr_kind && kind) {
+		WRITE_ONCE(bqd->wr_queues, bqd->wr_queues + 1);
+		list_add_tail(&bqq->wr_node, &bqd->wr_list);
+	} else if (bqq->wr_kind && !kind) {
+		WRITE_ONCE(bqd->wr_queues, bqd->wr_queues - 1);
+		list_del_init(&bqq->wr_node);
+	}
+	if (kind)
+		bqq->wr_starts++;
 	bqq->wr_kind = kind;
 	bqq->wr_coeff = coeff;
 	bqq->wr_start_ns = now_ns;
@@ -150,8 +156,19 @@ static void bq_wr_set(struct bqd *bqd, struct bq_queue *bqq,
 void bq_wr_end(struct bqd *bqd, struct bq_queue *bqq)
 {
 	lockdep_assert_held(&bqd->lock);
+	bqq->wr_interactive_end_ns = 0;
 	if (bqq->wr_kind)
 		bq_wr_set(bqd, bqq, BQ_WR_NONE, 1, 0, 0);
+}
+
+/* low_latency was turned off: no queue stays raised. */
+void bq_wr_end_all(struct bqd *bqd)
+{
+	struct bq_queue *bqq, *tmp;
+
+	lockdep_assert_held(&bqd->lock);
+	list_for_each_entry_safe(bqq, tmp, &bqd->wr_list, wr_node)
+		bq_wr_end(bqd, bqq);
 }
 
 /* Only queues left at the default priority are raised: explicit ioprios
@@ -182,26 +199,56 @@ static bool bq_wr_over(const struct bqd *bqd, const struct bq_queue *bqq,
 	return bqq->wr_served >= cap;
 }
 
-/* At the end of each slot and at activation: end raising that is over. */
+/*
+ * At the end of each slot and at activation: end raising that is over.  A
+ * soft real-time period that ends inside an interactive one goes back to it.
+ */
 void bq_wr_check(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
 {
+	u64 back_until = bqq->wr_interactive_end_ns;
+
 	lockdep_assert_held(&bqd->lock);
-	if (bqq->wr_kind && bq_wr_over(bqd, bqq, now_ns))
-		bq_wr_end(bqd, bqq);
+	if (!bqq->wr_kind || !bq_wr_over(bqd, bqq, now_ns))
+		return;
+	bq_wr_end(bqd, bqq);
+	if (back_until > now_ns && bq_may_raise(bqd, bqq))
+		bq_wr_set(bqd, bqq, BQ_WR_INTERACTIVE, BQ_WR_COEFF, now_ns,
+			  back_until - now_ns);
+}
+
+/* The queue emptied with nothing in flight. */
+void bq_wr_went_idle(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
+{
+	lockdep_assert_held(&bqd->lock);
+	bqq->last_idle_ns = now_ns;
 }
 
 /*
- * The queue emptied with nothing in flight: from here on, the earliest time
- * its next batch may come and still keep it under the soft real-time rate.
+ * At an idle-to-busy switch: the rate of the cycle that just ended (busy
+ * period then idle gap), averaged over cycles so that one late batch does
+ * not make a fast queue look isochronous.
  */
-void bq_wr_went_idle(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
+static void bq_cycle_sample(struct bq_queue *bqq, u64 now_ns)
 {
-	u64 by_rate = bqq->busy_start_ns +
-		div_u64(bqq->busy_service * NSEC_PER_SEC, BQ_SOFTRT_RATE);
+	u64 cycle = now_ns - bqq->busy_start_ns, rate;
 
-	lockdep_assert_held(&bqd->lock);
-	bqq->last_idle_ns = now_ns;
-	bqq->softrt_next_ns = max(by_rate, now_ns + bqd->tun.slice_idle_ns);
+	if (!bqq->busy_start_ns || !cycle)
+		return;
+	rate = div64_u64(bqq->busy_service * NSEC_PER_SEC, cycle);
+	bqq->cycle_rate = bqq->cycle_samples ?
+		(3 * bqq->cycle_rate + rate) / 4 : rate;
+	bqq->cycle_samples++;
+}
+
+/*
+ * Soft real-time: nothing in flight, not issuing back to back, and a cycle
+ * rate under the threshold.  Called only after a real gap.
+ */
+static bool bq_softrt(const struct bq_queue *bqq)
+{
+	return !bqq->dispatched && !test_bit(BQ_IO_BOUND, &bqq->flags) &&
+	       bqq->cycle_samples >= BQ_SOFTRT_MIN_CYCLES &&
+	       bqq->cycle_rate < BQ_SOFTRT_RATE;
 }
 
 /* ------------------------------------------------------------- bursts */
@@ -259,14 +306,12 @@ void bq_heuristics_forget(struct bqd *bqd, struct bq_queue *bqq)
  * @now_ns: the request's arrival time
  *
  * Decides bursts and raising before the queue is timestamped, so a new
- * weight applies to this activation.  Returns true when the queue was just
- * raised (it may then preempt the queue in service).
+ * weight applies to this activation.
  */
-bool bq_wr_activation(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
+void bq_wr_activation(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
 {
 	bool created = test_and_clear_bit(BQ_JUST_CREATED, &bqq->flags);
-	bool was_raised = bqq->wr_kind;
-	bool long_idle, soft_rt;
+	bool long_idle, soft_rt, gap;
 
 	lockdep_assert_held(&bqd->lock);
 	if (created && bq_sync(bqq))
@@ -274,22 +319,37 @@ bool bq_wr_activation(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
 	bq_wr_check(bqd, bqq, now_ns);
 	long_idle = created || (bqq->last_idle_ns &&
 				now_ns - bqq->last_idle_ns > BQ_WR_MIN_IDLE_NS);
-	soft_rt = !created && !bqq->dispatched && bqq->softrt_next_ns &&
-		  now_ns >= bqq->softrt_next_ns;
-	bqq->busy_start_ns = now_ns;
-	bqq->busy_service = 0;
+	/*
+	 * Back within slice_idle of emptying (think time, the rest of a split
+	 * request) is the same busy period; a longer gap ends a cycle.
+	 */
+	gap = !bqq->last_idle_ns ||
+	      now_ns - bqq->last_idle_ns > bqd->tun.slice_idle_ns;
+	soft_rt = false;
+	if (gap) {
+		bq_cycle_sample(bqq, now_ns);
+		soft_rt = !created && bq_softrt(bqq);
+		bqq->busy_start_ns = now_ns;
+		bqq->busy_service = 0;
+	}
 	if (!bq_may_raise(bqd, bqq))
-		return false;
-	if (soft_rt)
+		return;
+	if (long_idle) {
+		u64 duration = (u64)bq_wr_duration_ms(bqd) * NSEC_PER_MSEC;
+
+		bq_wr_set(bqd, bqq, BQ_WR_INTERACTIVE, BQ_WR_COEFF, now_ns,
+			  duration);
+		bqq->wr_interactive_end_ns = now_ns + duration;
+	} else if (soft_rt) {
+		if (bqq->wr_kind != BQ_WR_INTERACTIVE)
+			bqq->wr_interactive_end_ns = 0;
 		bq_wr_set(bqd, bqq, BQ_WR_SOFTRT, BQ_WR_SOFTRT_COEFF, now_ns,
 			  BQ_SOFTRT_NS);
-	else if (long_idle)
-		bq_wr_set(bqd, bqq, BQ_WR_INTERACTIVE, BQ_WR_COEFF, now_ns,
-			  (u64)bq_wr_duration_ms(bqd) * NSEC_PER_MSEC);
-	return bqq->wr_kind && (!was_raised || soft_rt);
+	}
 }
 
 void bq_heuristics_init(struct bqd *bqd)
 {
 	INIT_LIST_HEAD(&bqd->burst_list);
+	INIT_LIST_HEAD(&bqd->wr_list);
 }

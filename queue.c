@@ -87,6 +87,7 @@ static void bq_queue_setup(struct bqd *bqd, struct bq_queue *bqq,
 	bqq->sort_list = RB_ROOT;
 	INIT_LIST_HEAD(&bqq->fifo);
 	INIT_LIST_HEAD(&bqq->burst_node);
+	INIT_LIST_HEAD(&bqq->wr_node);
 	bqq->max_budget = max_t(u64, bqd->max_budget / 2, BQ_MIN_BUDGET_SECTORS);
 	bqq->pid = current->pid;
 	bqq->flags = BIT(BQ_JUST_CREATED);
@@ -106,6 +107,7 @@ static struct bq_queue *bq_queue_alloc(struct bqd *bqd, unsigned short ioprio,
 	if (!bqq)
 		return &bqd->oom_queue;
 	bq_queue_setup(bqd, bqq, ioprio, sync);
+	list_add_tail(&bqq->all_node, &bqd->all_queues);
 	bqd->live_queues++;
 	return bqq;
 }
@@ -124,6 +126,7 @@ void bq_put_queue(struct bq_queue *bqq)
 	if (--bqq->ref > 0 || test_bit(BQ_OOM, &bqq->flags))
 		return;
 	bq_heuristics_forget(bqd, bqq);
+	list_del(&bqq->all_node);
 	bqd->live_queues--;
 	kmem_cache_free(bq_queue_cache, bqq);
 }
@@ -450,6 +453,7 @@ int bq_queues_init(struct bqd *bqd)
 	unsigned short ioprio = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE,
 						  BQ_DEFAULT_LEVEL);
 
+	INIT_LIST_HEAD(&bqd->all_queues);
 	bq_queue_setup(bqd, oom, ioprio, true);
 	oom->ref = 1;
 	set_bit(BQ_OOM, &oom->flags);

@@ -78,10 +78,12 @@ static int bq_set_fifo_expire_sync(struct bqd *bqd, unsigned int val)
 	return 0;
 }
 
-/* Turning it off ends raising at each raised queue's next slot end. */
+/* Turning it off ends all raising now; weights follow at each slot end. */
 static int bq_set_low_latency(struct bqd *bqd, unsigned int val)
 {
 	bqd->tun.low_latency = val;
+	if (!val)
+		bq_wr_end_all(bqd);
 	return 0;
 }
 

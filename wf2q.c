@@ -160,21 +160,33 @@ static bool bq_apply_changes(struct bq_entity *entity, bool counted)
 	return moved;
 }
 
-static void bq_stamp(struct bq_entity *entity, u64 start)
+/*
+ * Stamp and queue an entity.  An urgent one (it has just preempted the
+ * entity in service) finishes before every other entity of its tree, so that
+ * it is the one served next; its start, hence its eligibility, is unchanged.
+ */
+static void bq_stamp(struct bq_entity *entity, u64 start, bool urgent)
 {
+	struct bq_tree *tree = bq_tree_of(entity);
+	struct rb_node *first = rb_first_cached(&tree->active);
+
 	entity->start = start;
 	entity->finish = start + bq_delta(entity->budget, entity->weight);
-	bq_active_add(bq_tree_of(entity), entity);
+	if (urgent && first &&
+	    !bq_vt_before(entity->finish, bq_of(first)->finish))
+		entity->finish = bq_of(first)->finish - 1;
+	bq_active_add(tree, entity);
 }
 
 /**
  * bq_activate - an idle entity has work: queue it and its idle ancestors
  * @entity: a leaf whose budget is set
+ * @urgent: to be served next (see bq_stamp)
  *
  * Stops at the first ancestor already scheduled.  Groups inherit the
  * budget of the child that woke them.
  */
-void bq_activate(struct bq_entity *entity)
+void bq_activate(struct bq_entity *entity, bool urgent)
 {
 	u64 budget = entity->budget;
 
@@ -201,7 +213,7 @@ void bq_activate(struct bq_entity *entity)
 			tree->wsum += entity->weight;
 			start = tree->vtime;
 		}
-		bq_stamp(entity, start);
+		bq_stamp(entity, start, urgent);
 	}
 }
 
@@ -321,7 +333,7 @@ static bool bq_expire_one(struct bq_entity *entity, bool busy)
 
 		if (bq_apply_changes(entity, true))
 			start = bq_tree_of(entity)->vtime;
-		bq_stamp(entity, start);
+		bq_stamp(entity, start, false);
 	} else if (entity->new_class != entity->class ||
 		   !bq_vt_before(tree->vtime, entity->finish)) {
 		bq_release(entity);

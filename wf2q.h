@@ -94,7 +94,7 @@ void bq_entity_init(struct bq_entity *entity, struct bq_sched *sd,
 		    unsigned int weight, enum bq_class class);
 bool bq_sched_busy(const struct bq_sched *sd);
 
-void bq_activate(struct bq_entity *entity);
+void bq_activate(struct bq_entity *entity, bool urgent);
 void bq_charge(struct bq_entity *entity, u64 sectors);
 struct bq_entity *bq_select(struct bq_sched *root, u64 now_ns);
 void bq_expire(struct bq_entity *entity, bool busy);

@@ -148,6 +148,15 @@ start_reader() {
 	return 1
 }
 
+# pids_under PID: every descendant of PID (children, their children...).
+pids_under() {
+	local c
+	for c in $(pgrep -P "$1"); do
+		echo "$c"
+		pids_under "$c"
+	done
+}
+
 # read_bytes PID: bytes the task has read from storage so far.
 read_bytes() {
 	awk '$1 == "read_bytes:" { print $2 }' "/proc/$1/io"

@@ -33,7 +33,8 @@ export VM_TIMEOUT
 export VM_MEM=${VM_MEM:-4096}
 export VM_DISKS=${VM_DISKS:-1G}	# "none" for no extra disk
 export VM_OUT=$out
-export VM_PASS_ENV="TESTS ${VM_PASS_ENV:-}"
+export TEST_DIR=${TEST_DIR:-t}
+export VM_PASS_ENV="TESTS TEST_DIR ${VM_PASS_ENV:-}"
 
 stream=$out/stream.tap
 echo "run-tests: ${#files[@]} test file(s), VM timeout ${VM_TIMEOUT}s" >&2

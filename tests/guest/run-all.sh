@@ -11,7 +11,7 @@ DEFAULT_TIMEOUT=${BFQNG_TEST_TIMEOUT:-600}
 selected() {
 	local f b p pats
 	IFS=, read -r -a pats <<<"${TESTS:-*}"
-	for f in "$T"/t/*.sh; do
+	for f in "$T/${TEST_DIR:-t}"/*.sh; do
 		[ -f "$f" ] || continue
 		b=${f##*/}
 		for p in "${pats[@]}"; do
@@ -39,7 +39,7 @@ if [ "${1:-}" = --list ]; then
 	exit 0
 fi
 if [ "${1:-}" = --timeouts ]; then
-	for b in $(selected); do echo "$b $(file_timeout "$T/t/$b")"; done
+	for b in $(selected); do echo "$b $(file_timeout "$T/${TEST_DIR:-t}/$b")"; done
 	exit 0
 fi
 
@@ -47,7 +47,7 @@ mapfile -t files < <(selected)
 n=0 nfail=0
 echo "# bfq-ng tests on $(uname -r): ${#files[@]} file(s), TESTS='${TESTS:-*}'"
 for b in "${files[@]}"; do
-	f=$T/t/$b
+	f=$T/${TEST_DIR:-t}/$b
 	tmo=$(file_timeout "$f")
 	echo "# BEGIN $b (timeout ${tmo}s)"
 	start=$SECONDS

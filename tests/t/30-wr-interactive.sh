@@ -16,7 +16,12 @@ a=$(start_reader wr0 0) || die "reader a"
 sleep 3
 b=$(start_reader wr0 1024) || die "reader b"
 sleep 0.3
-check_eq "a new reader's queue is raised (interactive)" "$(queue_field wr0 "$b" raising)" interactive
+kind=$(queue_field wr0 "$b" raising)
+if [ "$kind" = interactive ] || [ "$kind" = soft-rt ]; then
+	tap_ok "a new reader's queue is raised ($kind)"
+else
+	tap_fail "a new reader's queue is raised" "raising '$kind', expected interactive (or soft-rt)"
+fi
 check_ge "raised newcomer's share of the device, first 2 s" "$(share_of "$a" "$b" 2)" 0.80
 # Raising ends by time or by the sector cap; wait for it.
 for ((i = 0; i < (wr_ms / 100 + 50); i++)); do
@@ -25,7 +30,7 @@ for ((i = 0; i < (wr_ms / 100 + 50); i++)); do
 done
 check_eq "raising ends within wr_max_time" "$(queue_field wr0 "$b" raising)" none
 sleep 1
-check_range "newcomer's share once raising ended (1:1)" "$(share_of "$a" "$b" 4)" 0.43 0.57
+check_range "newcomer's share once raising ended (1:1)" "$(share_of "$a" "$b" 6)" 0.43 0.57
 stop_readers "$b"
 
 echo 0 >/sys/block/wr0/queue/iosched/low_latency
