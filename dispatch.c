@@ -211,7 +211,9 @@ static bool bq_slow(const struct bqd *bqd, u64 served, u64 elapsed)
 static u64 bq_charge_for_time(const struct bqd *bqd, const struct bq_queue *bqq,
 			      enum bq_expire_reason reason, u64 now_ns)
 {
-	u64 elapsed = now_ns - bqq->slot_start_ns;
+	/* A request's arrival time may precede the slot it preempts. */
+	u64 elapsed = now_ns > bqq->slot_start_ns ?
+		      now_ns - bqq->slot_start_ns : 0;
 	u64 timeout_ns = jiffies_to_nsecs(bqd->tun.timeout_sync_jiffies);
 	bool by_time = bq_seeky(bqq) || reason == BQ_EXP_TIMEOUT ||
 		       (reason == BQ_EXP_BUDGET &&
@@ -297,8 +299,9 @@ static bool bq_may_preempt(const struct bqd *bqd, const struct bq_queue *bqq)
 
 	if (!serving || serving == bqq)
 		return false;
-	if (bqq->entity.class != serving->entity.class)
-		return bqq->entity.class < serving->entity.class;
+	/* @bqq's class takes effect at this activation. */
+	if (bqq->entity.new_class != serving->entity.class)
+		return bqq->entity.new_class < serving->entity.class;
 	return bqq->wr_kind > serving->wr_kind;
 }
 

@@ -46,6 +46,22 @@ echo 1 >/proc/sys/kernel/sysrq
 # Kernel messages stay on the console (ttyS0) only.
 dmesg -n 7 2>/dev/null
 
+# VM_DEVICES: devices the script asked for by name (Documentation/devices.rst).
+for d in ${VM_DEVICES:-}; do
+	# shellcheck disable=SC1091
+	. "$BFQNG_TESTS/lib-devices.sh"
+	case $d in
+	hdd | hdd:*)
+		params=${d#hdd}
+		params=${params#:}
+		# shellcheck disable=SC2086
+		BFQNG_HDD=$(make_hdd ${params//,/ }) && export BFQNG_HDD ;;
+	ssd) BFQNG_SSD=$(make_ssd ssd0) && export BFQNG_SSD ;;
+	nullb) BFQNG_NULLB=$(make_nullb_fast nullb0) && export BFQNG_NULLB ;;
+	*) echo "guest-main: unknown VM_DEVICES entry '$d' (hdd, ssd, nullb)" ;;
+	esac || echo "guest-main: could not make the '$d' device"
+done
+
 cd "$R" || finish 2
 bash "$R/script" "${BFQNG_SCRIPT_ARGS[@]}"
 rc=$?

@@ -10,6 +10,9 @@
 #   VM_ACCEL=auto|kvm|tcg        default auto: KVM when it works, else TCG
 #   VM_OUT=tests/out             where console.log, output.log, guest-out/ go
 #   VM_PASS_ENV="A B"            host variables passed into the guest's env
+#   VM_DEVICES="hdd ssd nullb"   simulated devices made before the script runs
+#                                (hdd:param=val,... for hddsim parameters); their
+#                                names are in $BFQNG_HDD, $BFQNG_SSD, $BFQNG_NULLB
 #   VM_SCAN_IGNORE=regex         console lines matching it are not splats
 #   VM_KERNEL, VM_INITRD=path    boot another kernel/initramfs (default: the
 #                                image's; the debug lane, tests/vm/debug.mk)
@@ -123,7 +126,7 @@ shopt -u nullglob
 	[ $# -gt 0 ] && printf '%q ' "$@"
 	printf ')\n'
 	echo "export BFQNG_HAVE_HOST=$([ -n "${VM_SHARE:-}" ] && echo 1 || echo 0)"
-	for v in ${VM_PASS_ENV:-}; do
+	for v in VM_DEVICES ${VM_PASS_ENV:-}; do
 		[ -n "${!v+x}" ] && printf 'export %s=%q\n' "$v" "${!v}"
 	done
 } >"$run/env"

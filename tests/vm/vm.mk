@@ -6,7 +6,7 @@
 
 VM_TOP := $(CURDIR)
 VM_RUN := $(VM_TOP)/tests/vm/run-vm.sh
-export SCRIPT VM_SHARE VM_DISKS VM_TIMEOUT VM_ARGS VM_MEM VM_SMP VM_ACCEL TESTS
+export SCRIPT VM_SHARE VM_DISKS VM_DEVICES VM_TIMEOUT VM_ARGS VM_MEM VM_SMP VM_ACCEL TESTS
 
 .PHONY: image vm check check-wip demo vm-modules
 
