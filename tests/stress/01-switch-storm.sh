@@ -1,5 +1,5 @@
 #!/bin/bash
-# timeout: 400
+# timeout: 900
 # Stress 1: scheduler switch storm.  Two switchers pick schedulers at random
 # (bfq-ng, none, mq-deadline, kyber, bfq) for 30 s, concurrently, while
 # mixed verified I/O runs: libaio random writes, psync sequential writes,
@@ -12,7 +12,7 @@ modprobe bfq-ng && modprobe kyber-iosched && modprobe bfq || die "modprobe sched
 nullb ss0 384 memory_backed=1 irqmode=2 completion_nsec=20000 submit_queues=2 || die "null_blk"
 select_sched ss0 bfq-ng || die "select bfq-ng"
 
-verify_loop ss0 ss-aio --ioengine=libaio --iodepth=16 --rw=randwrite --bs=4k --size=32m --numjobs=2 --offset_increment=32m
+verify_loop ss0 ss-aio --ioengine=libaio --iodepth=16 --rw=randwrite --bs=4k --size=16m --numjobs=2 --offset_increment=32m
 p1=$!
 verify_loop ss0 ss-seq --ioengine=psync --rw=write --bs=64k --size=64m --offset=64m
 p2=$!

@@ -1,5 +1,5 @@
 #!/bin/bash
-# timeout: 600
+# timeout: 900
 # Stress 2: devices removed under I/O, repeatedly, on bfq-ng.  Each round
 # first proves the device works (a fio write + crc32c verify pass must
 # succeed), then starts heavy I/O from several processes and removes the

@@ -1,5 +1,5 @@
 #!/bin/bash
-# timeout: 400
+# timeout: 900
 # Stress 5: ioprio and nice changed at random under load.  Verified fio
 # loads (sync and async writers, several processes each) run on bfq-ng
 # while a changer gives their processes random I/O classes and levels

@@ -1,5 +1,5 @@
 #!/bin/bash
-# timeout: 600
+# timeout: 900
 # Stress 6: fault injection under bfq-ng.
 #  a) null_blk requeue injection (configfs requeue_inject): requests bounce
 #     back through the scheduler's requeue path; fio crc32c verify must pass.

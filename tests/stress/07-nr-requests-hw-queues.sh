@@ -1,5 +1,5 @@
 #!/bin/bash
-# timeout: 400
+# timeout: 900
 # Stress 7: nr_requests and the number of hardware queues changed under
 # verified load on bfq-ng, for 30 s: nr_requests drawn from 4..256, and
 # null_blk's submit_queues (configfs; blk_mq_update_nr_hw_queues, which
