@@ -183,6 +183,7 @@ struct bqd {
 	u64 max_budget;				/* in effect, sectors */
 
 	unsigned int async_depth;		/* limit_depth for async/writes */
+	unsigned int async_depth_raised;	/* for async while queues raised */
 	bool rotational;
 	bool hw_tag;				/* the device queues internally */
 	unsigned int hw_tag_samples;

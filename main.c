@@ -192,14 +192,13 @@ static struct request *bq_next_request_hook(struct request_queue *q,
 static void bq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
 	struct bqd *bqd = data->q->elevator->elevator_data;
-	unsigned int depth = READ_ONCE(bqd->async_depth);
-
 	if (op_is_sync(opf) && !op_is_write(opf))
 		return;
 	/* While queues are raised, async writes get half of that. */
 	if (!op_is_sync(opf) && READ_ONCE(bqd->wr_queues))
-		depth = max(1U, depth / 2);
-	data->shallow_depth = depth;
+		data->shallow_depth = READ_ONCE(bqd->async_depth_raised);
+	else
+		data->shallow_depth = READ_ONCE(bqd->async_depth);
 }
 
 static void bq_depth_updated(struct blk_mq_hw_ctx *hctx)
@@ -207,10 +206,12 @@ static void bq_depth_updated(struct blk_mq_hw_ctx *hctx)
 	struct bqd *bqd = hctx->queue->elevator->elevator_data;
 	struct sbitmap_queue *tags = &hctx->sched_tags->bitmap_tags;
 	unsigned int word = 1U << tags->sb.shift;
+	unsigned int depth = word < 4 ? word : word * BQ_ASYNC_DEPTH_QUARTERS / 4;
 
-	WRITE_ONCE(bqd->async_depth,
-		   word < 4 ? word : word * BQ_ASYNC_DEPTH_QUARTERS / 4);
-	sbitmap_queue_min_shallow_depth(tags, bqd->async_depth);
+	WRITE_ONCE(bqd->async_depth, depth);
+	WRITE_ONCE(bqd->async_depth_raised, max(1U, depth / 2));
+	/* The core warns on any shallow depth below this: give the least. */
+	sbitmap_queue_min_shallow_depth(tags, bqd->async_depth_raised);
 }
 
 static int bq_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int hctx_idx)

@@ -12,10 +12,10 @@ nullb iv0 512 memory_backed=1 irqmode=2 completion_nsec=20000 || die "null_blk"
 sd=$(scsi_debug_disk 512) || die "cannot create a scsi_debug disk"
 vd=$(lsblk -dno NAME | grep '^vd' | grep -v '^vda$' | head -n1)
 
-# region N: on a raw device each job owns its own 8 MiB (fio's
+# region N: on a raw device each job owns its own 4 MiB (fio's
 # offset_increment counts within a section, not across sections).
 region() {
-	[ -n "$RAW" ] && echo "offset=$(($1 * 8))m"
+	[ -n "$RAW" ] && echo "offset=$(($1 * 4))m"
 }
 
 # jobfile TARGET-OPTION PHASE: eight jobs; engines swap between phases (job
@@ -28,7 +28,7 @@ jobfile() {
 $target
 verify=crc32c
 verify_fatal=1
-size=8m
+size=4m
 bs=4k
 randseed=4242
 $([ "$phase" = read ] && echo verify_only=1)

@@ -13,7 +13,7 @@ rm -f /tmp/switch.done /tmp/fio.fail
 	n=0
 	while [ ! -e /tmp/switch.done ]; do
 		fio --name=load --filename=/dev/sw0 --direct=1 --ioengine=libaio \
-			--iodepth=16 --rw=randwrite --bs=4k --size=32m --numjobs=4 \
+			--iodepth=8 --rw=randwrite --bs=4k --size=16m --numjobs=4 \
 			--offset_increment=32m --verify=crc32c --verify_fatal=1 \
 			--randseed=$n --output=/dev/null || echo "run $n" >>/tmp/fio.fail
 		n=$((n + 1))
