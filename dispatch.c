@@ -66,11 +66,15 @@ static bool bq_seeky(const struct bq_queue *bqq)
  * Whether to hold the device for the in-service queue once it empties:
  * because it pays in throughput (a sequential reader with a short think
  * time, whose locality a disk or a device without internal queueing
- * rewards; not queues of a large burst), or because the queue's share needs
- * it (weights differ, or it is raised) and its think time leaves hope.
+ * rewards), or because the queue's share needs it (weights differ, or it is
+ * raised) and its think time leaves hope.  Queues of a large burst are not
+ * idled for on devices that queue internally or do not seek: there, serving
+ * many parallel readers at once is what gives throughput.  On a disk that
+ * seeks and does not queue, a sequential reader is worth waiting for.
  */
 static bool bq_should_idle(const struct bqd *bqd, const struct bq_queue *bqq)
 {
+	bool nonrot = blk_queue_nonrot(bqd->queue);
 	bool for_throughput, for_share, hopeless;
 
 	if (!bq_sync(bqq) || bqq->entity.class == BQ_CLASS_IDLE ||
@@ -78,10 +82,17 @@ static bool bq_should_idle(const struct bqd *bqd, const struct bq_queue *bqq)
 		return false;
 	if (bqd->tun.strict_guarantees)
 		return true;
+	/*
+	 * The process waited for needs a scheduler tag for its next request;
+	 * with every other tag held by requests here, it may well not get one
+	 * before the wait ends (a disk without NCQ has only two).
+	 */
+	if (bqd->queued + bqd->in_driver + 1 >= bqd->queue->nr_requests)
+		return false;
 	for_throughput = test_bit(BQ_IDLE_WINDOW, &bqq->flags) &&
-			 !bq_seeky(bqq) &&
-			 !(bqd->hw_tag && blk_queue_nonrot(bqd->queue)) &&
-			 !test_bit(BQ_IN_LARGE_BURST, &bqq->flags);
+			 !bq_seeky(bqq) && !(bqd->hw_tag && nonrot) &&
+			 !(test_bit(BQ_IN_LARGE_BURST, &bqq->flags) &&
+			   (bqd->hw_tag || nonrot));
 	hopeless = bqq->ttime_samples >= BQ_TTIME_MIN_SAMPLES &&
 		   bqq->ttime_mean_ns > BQ_TTIME_HOPELESS * bqd->tun.slice_idle_ns;
 	for_share = (bqq->wr_kind || !bq_symmetric(bqd)) && !hopeless;
