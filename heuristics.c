@@ -171,8 +171,10 @@ void bq_wr_end_all(struct bqd *bqd)
 		bq_wr_end(bqd, bqq);
 }
 
-/* Only queues left at the default priority are raised: explicit ioprios
- * are the user's word on what a queue deserves. */
+/*
+ * Only queues left at the default priority are raised: explicit ioprios
+ * are the user's word on what a queue deserves.
+ */
 static bool bq_may_raise(const struct bqd *bqd, const struct bq_queue *bqq)
 {
 	return bqd->tun.low_latency && bq_sync(bqq) &&

@@ -192,6 +192,7 @@ static struct request *bq_next_request_hook(struct request_queue *q,
 static void bq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
 	struct bqd *bqd = data->q->elevator->elevator_data;
+
 	if (op_is_sync(opf) && !op_is_write(opf))
 		return;
 	/* While queues are raised, async writes get half of that. */
