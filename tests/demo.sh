@@ -68,7 +68,6 @@ printf '%-12s %20s s   (idle disk, bfq-ng, for reference)\n' "(idle)" "$idle"
 echo
 echo "start-up: cold cache, the $APP start-up reads replayed in order on ext4;"
 echo "load: 10 greedy sequential readers (fio, 128 KiB O_DIRECT) on the same disk."
-echo "bfq-ng does not implement weight raising (low_latency heuristics) yet."
 umount /mnt/demo
 set_sched "$dev" none >/dev/null
 remove_hdd
