@@ -64,8 +64,12 @@ if kill -0 $pid 2>/dev/null; then
 	kill -9 $pid
 else
 	wait $pid
-	errs=$(jq '[.jobs[].total_err] | add' /tmp/fq1.json 2>/dev/null)
-	check_gt "timeout injection: the issuer got the timed-out I/Os as errors" "${errs:-x}" 0
+	frc=$?
+	# Errors counted with continue_on_error, or a job that stopped on one.
+	errs=$(jq '[.jobs[] | (.total_err // 0) + (if (.error // 0) != 0 then 1 else 0 end)] | add' /tmp/fq1.json 2>/dev/null)
+	[ "$frc" -ne 0 ] && errs=$((${errs:-0} + 1))
+	check_gt "timeout injection: the issuer got the timed-out I/Os as errors (fio rc $frc)" "${errs:-x}" 0
+	cp /tmp/fq1.json "$BFQNG_OUT/fault-timeout-fio.json" 2>/dev/null
 	diag "timeout injection: fio ran $((SECONDS - t0)) s, $(cat $cfg/fq1/timeout_inject/times) injections left of 200"
 fi
 echo 0 >$cfg/fq1/timeout_inject/probability
