@@ -67,8 +67,8 @@ in_range() {
 # check_ratio DESC MEASURED IDEAL TOL: MEASURED within IDEAL * (1 +- TOL).
 check_ratio() {
 	local lo hi
-	lo=$(awk -v i="$3" -v t="$4" 'BEGIN { printf "%.2f", i * (1 - t) }')
-	hi=$(awk -v i="$3" -v t="$4" 'BEGIN { printf "%.2f", i * (1 + t) }')
+	lo=$(awk -v i="$3" -v t="$4" 'BEGIN { printf "%.4f", i * (1 - t) }')
+	hi=$(awk -v i="$3" -v t="$4" 'BEGIN { printf "%.4f", i * (1 + t) }')
 	if in_range "$2" "$lo" "$hi"; then
 		tap_ok "$1 (measured $2, ideal $3)"
 	else
