@@ -49,6 +49,16 @@
 #define BQ_BURST_GAP_NS			(180 * NSEC_PER_MSEC)
 #define BQ_LARGE_BURST			8
 
+/*
+ * Is @a more than @d ns after @b?  Arrival times come from the requests'
+ * allocation and may precede a completion recorded later: such a "negative"
+ * interval is no interval at all.
+ */
+static inline bool bq_ns_after(u64 a, u64 b, u64 d)
+{
+	return (s64)(a - b) > (s64)d;
+}
+
 const char *const bq_wr_names[BQ_NR_WR_KINDS] = {
 	[BQ_WR_NONE] = "none", [BQ_WR_INTERACTIVE] = "interactive",
 	[BQ_WR_SOFTRT] = "soft-rt",
@@ -191,7 +201,7 @@ static bool bq_wr_over(const struct bqd *bqd, const struct bq_queue *bqq,
 	u64 cap;
 
 	if (!bq_may_raise(bqd, bqq) ||
-	    now_ns - bqq->wr_start_ns >= bqq->wr_duration_ns)
+	    !bq_ns_after(bqq->wr_start_ns + bqq->wr_duration_ns, now_ns, 0))
 		return true;
 	if (bqq->wr_kind != BQ_WR_INTERACTIVE || !bqd->peak_rate)
 		return false;
@@ -234,7 +244,7 @@ static void bq_cycle_sample(struct bq_queue *bqq, u64 now_ns)
 {
 	u64 cycle = now_ns - bqq->busy_start_ns, rate;
 
-	if (!bqq->busy_start_ns || !cycle)
+	if (!bqq->busy_start_ns || !bq_ns_after(now_ns, bqq->busy_start_ns, 0))
 		return;
 	rate = div64_u64(bqq->busy_service * NSEC_PER_SEC, cycle);
 	bqq->cycle_rate = bqq->cycle_samples ?
@@ -270,9 +280,9 @@ static void bq_burst_track(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
 {
 	struct bq_queue *member, *tmp;
 
-	if (now_ns - bqd->burst_last_ns > BQ_BURST_GAP_NS)
+	if (bq_ns_after(now_ns, bqd->burst_last_ns, BQ_BURST_GAP_NS))
 		bq_burst_reset(bqd);
-	bqd->burst_last_ns = now_ns;
+	bqd->burst_last_ns = max(bqd->burst_last_ns, now_ns);
 	if (bqd->large_burst) {
 		set_bit(BQ_IN_LARGE_BURST, &bqq->flags);
 		return;
@@ -320,13 +330,14 @@ void bq_wr_activation(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
 		bq_burst_track(bqd, bqq, now_ns);
 	bq_wr_check(bqd, bqq, now_ns);
 	long_idle = created || (bqq->last_idle_ns &&
-				now_ns - bqq->last_idle_ns > BQ_WR_MIN_IDLE_NS);
+				bq_ns_after(now_ns, bqq->last_idle_ns,
+					    BQ_WR_MIN_IDLE_NS));
 	/*
 	 * Back within slice_idle of emptying (think time, the rest of a split
 	 * request) is the same busy period; a longer gap ends a cycle.
 	 */
 	gap = !bqq->last_idle_ns ||
-	      now_ns - bqq->last_idle_ns > bqd->tun.slice_idle_ns;
+	      bq_ns_after(now_ns, bqq->last_idle_ns, bqd->tun.slice_idle_ns);
 	soft_rt = false;
 	if (gap) {
 		bq_cycle_sample(bqq, now_ns);
