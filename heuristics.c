@@ -41,8 +41,15 @@
 #define BQ_WR_REF_MS_NONROT		2500
 #define BQ_WR_REF_RATE_ROT		200000	/* sectors/s: a ~100 MB/s disk */
 #define BQ_WR_REF_RATE_NONROT		1000000	/* sectors/s: a ~500 MB/s SSD */
-/* Interactive raising also ends after peak_rate * duration / this sectors. */
+/*
+ * Interactive raising also ends after peak_rate * duration / BQ_WR_CAP_DIV
+ * sectors, and in any case after BQ_WR_MAX_SERVED: an application's start-up
+ * reads are tens of MiB, and a greedy reader started at the default priority
+ * must not hold a 30x weight for the whole raising period (on a disk that
+ * was seconds of near-exclusive service, and the weights of the others lost).
+ */
 #define BQ_WR_CAP_DIV			2
+#define BQ_WR_MAX_SERVED		(64 * 2048)	/* sectors: 64 MiB */
 #define BQ_SOFTRT_RATE			7000	/* sectors/s */
 #define BQ_SOFTRT_NS			(300 * NSEC_PER_MSEC)
 #define BQ_SOFTRT_MIN_CYCLES		2
@@ -208,7 +215,7 @@ static bool bq_wr_over(const struct bqd *bqd, const struct bq_queue *bqq,
 	cap = div64_u64(bqd->peak_rate * div_u64(bqq->wr_duration_ns,
 						 NSEC_PER_MSEC),
 			MSEC_PER_SEC * BQ_WR_CAP_DIV);
-	return bqq->wr_served >= cap;
+	return bqq->wr_served >= min_t(u64, cap, BQ_WR_MAX_SERVED);
 }
 
 /*
@@ -217,15 +224,24 @@ static bool bq_wr_over(const struct bqd *bqd, const struct bq_queue *bqq,
  */
 void bq_wr_check(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
 {
+	bool was_softrt = bqq->wr_kind == BQ_WR_SOFTRT;
 	u64 back_until = bqq->wr_interactive_end_ns;
+	u64 served = bqq->wr_served;
 
 	lockdep_assert_held(&bqd->lock);
 	if (!bqq->wr_kind || !bq_wr_over(bqd, bqq, now_ns))
 		return;
 	bq_wr_end(bqd, bqq);
-	if (back_until > now_ns && bq_may_raise(bqd, bqq))
-		bq_wr_set(bqd, bqq, BQ_WR_INTERACTIVE, BQ_WR_COEFF, now_ns,
-			  back_until - now_ns);
+	/*
+	 * Only soft real-time goes back: interactive raising that ran out of
+	 * time or service is over, or the cap would restart with every slot.
+	 */
+	if (!was_softrt || back_until <= now_ns || !bq_may_raise(bqd, bqq))
+		return;
+	bq_wr_set(bqd, bqq, BQ_WR_INTERACTIVE, BQ_WR_COEFF, now_ns,
+		  back_until - now_ns);
+	bqq->wr_interactive_end_ns = back_until;
+	bqq->wr_served = served;
 }
 
 /* The queue emptied with nothing in flight. */

@@ -87,13 +87,24 @@ sched_nullb() {
 }
 
 # queue_line DEV PID: the debugfs "queues" line of PID's queue on DEV.
+# Bash builtins only: tests poll it, and a fork costs tens of ms under TCG.
 queue_line() {
-	grep "^pid $2 " "/sys/kernel/debug/block/$1/sched/queues" | head -n1
+	local line
+	while IFS= read -r line; do
+		[[ $line == "pid $2 "* ]] && { echo "$line"; return 0; }
+	done <"/sys/kernel/debug/block/$1/sched/queues"
+	return 0
 }
 
 # queue_field DEV PID FIELD: one "FIELD value" pair of that line.
 queue_field() {
-	queue_line "$1" "$2" | awk -v f="$3" '{ for (i = 1; i < NF; i++) if ($i == f) { print $(i + 1); exit } }'
+	local -a w
+	local i
+	read -ra w <<<"$(queue_line "$1" "$2")"
+	for ((i = 0; i + 1 < ${#w[@]}; i++)); do
+		[ "${w[i]}" = "$3" ] && { echo "${w[i + 1]}"; return 0; }
+	done
+	return 0
 }
 
 # fio_readers JSON DEV RUNTIME SPEC...: greedy sequential 64 KiB direct

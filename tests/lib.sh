@@ -209,3 +209,10 @@ fio_json_clat_pct() {
 	jq --arg n "$2" --arg p "$4" \
 		"[.jobs[] | select(.jobname == \$n) | .$3.clat_ns.percentile[\$p] // 0] | max / 1000 | floor" "$1"
 }
+
+# ms_since T0: milliseconds elapsed since T0, a value of $EPOCHREALTIME
+# (bash builtins, no fork: polling loops time themselves with it).
+ms_since() {
+	local now=${EPOCHREALTIME/./} t0=${1/./}
+	echo $(((10#$now - 10#$t0) / 1000))
+}

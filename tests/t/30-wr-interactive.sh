@@ -8,7 +8,11 @@ source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
 
 modprobe bfq-ng || die "bfq-ng"
-sched_nullb wr0 || die "null_blk"
+# 4 ms per 64 KiB request (16 MB/s): raising ends by its 64 MiB sector cap
+# only after about 4 s, so the raised period can be measured.
+nullb wr0 4096 irqmode=2 completion_nsec=4000000 hw_queue_depth=1 || die "null_blk"
+select_sched wr0 bfq-ng || die "select"
+echo 64 >/sys/block/wr0/queue/nr_requests
 wr_ms=$(cat /sys/block/wr0/queue/iosched/wr_max_time)
 diag "wr_max_time ${wr_ms} ms"
 

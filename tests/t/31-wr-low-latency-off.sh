@@ -17,12 +17,12 @@ echo 0 >/sys/block/ll0/queue/iosched/low_latency
 # Raising ends at once; the weight in effect follows when the slot ends.
 check_eq "right after low_latency=0, no queue is raised" "$(bfqng_stat ll0 raised_queues)" 0
 check_eq "right after low_latency=0, the newcomer's raising is over" "$(queue_field ll0 "$b" raising)" none
-t0=$(date +%s%N)
+t0=$EPOCHREALTIME
 while [ "$(queue_field ll0 "$b" weight)" != 40 ]; do
-	(( ($(date +%s%N) - t0) / 1000000 > 5000 )) && break
+	(( $(ms_since "$t0") > 5000 )) && break
 	sleep 0.05
 done
-ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+ms=$(ms_since "$t0")
 # Bound: one raised slot (2 x timeout_sync) plus 1 s for polling under TCG.
 check_le "the newcomer's weight is back to 40 within a slot (ms)" "$ms" $((slot_ms + 1000))
 stop_readers "$a" "$b"
