@@ -31,7 +31,9 @@ tools: tools/bfq-ng-top
 tools/bfq-ng-top: tools/bfq-ng-top.c
 	$(CC) $(TOOLS_CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $<
 
-install: modules
+# Like modules_install, it does not build: `make` first (as the user).
+install:
+	@[ -f bfq-ng.ko ] || { echo "install: no bfq-ng.ko: run 'make' first" >&2; exit 1; }
 	install -D -m 0644 bfq-ng.ko $(DESTDIR)/lib/modules/$(INSTALL_KVER)/$(INSTALL_MOD_DIR)/bfq-ng.ko
 	@$(ECO_DEPMOD)
 

@@ -12,6 +12,7 @@ at_exit rm -rf "$tmp"
 mk() { make -C "$BFQNG_TOP" --no-print-directory "$@" >>"$BFQNG_OUT/h10-make.log" 2>&1; }
 mods=$tmp/lib/modules/$KVER
 
+mk modules || die "make modules failed (see $BFQNG_OUT/h10-make.log)"
 mk install DESTDIR="$tmp" || die "make install DESTDIR=$tmp failed (see $BFQNG_OUT/h10-make.log)"
 check_eq "make install puts the module in lib/modules/KVER/updates" \
 	"$([ -f "$mods/updates/bfq-ng.ko" ] && echo present || echo missing)" present
