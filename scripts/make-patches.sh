@@ -152,7 +152,12 @@ entry for the bfq-ng I/O scheduler.  It can be built as a module or
 into the kernel, beside mainline bfq."
 
 # --- 4: documentation --------------------------------------------------------------
-cp "$top/Documentation/admin-guide.rst" "$work/tree/Documentation/block/bfq-ng.rst"
+doc=$work/tree/Documentation/block/bfq-ng.rst
+{
+	head -n 1 "$top/Documentation/admin-guide.rst" | grep -q SPDX ||
+		printf '.. SPDX-License-Identifier: GPL-2.0\n\n'
+	cat "$top/Documentation/admin-guide.rst"
+} >"$doc"
 printf '   bfq-ng\n' >"$work/doc"
 insert_after "$work/tree/Documentation/block/index.rst" '^   bfq-iosched$' "$work/doc" || {
 	echo "patches: no bfq-iosched entry in Documentation/block/index.rst" >&2
