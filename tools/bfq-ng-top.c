@@ -38,6 +38,7 @@
 #define TOP_VAL_LEN 48
 #define TOP_MAX_ELEVATORS 8
 #define TOP_FILE_MAX_BYTES (16 << 20)
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 struct kv {
 	char key[TOP_KEY_LEN];
@@ -255,7 +256,7 @@ static int word_valued(const char *key)
 	static const char *const keys[] = { "class", "raising", "cgroup", "group" };
 	size_t i;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
 		if (!strcmp(key, keys[i]))
 			return 1;
 	return 0;
@@ -495,9 +496,9 @@ static size_t sample_all(struct dev **out, double t, int *unreadable)
 		if (!device_elevator(de->d_name, elv, sizeof(elv)))
 			continue;
 		devs = grow(devs, &cap, n + 1, sizeof(*devs));
-		if (sample_device(de->d_name, elv, &devs[n], t))
+		if (sample_device(de->d_name, elv, &devs[n], t)) {
 			n++;
-		else {
+		} else {
 			(*unreadable)++;
 			dev_free(&devs[n]);
 		}
@@ -512,13 +513,13 @@ static size_t sample_all(struct dev **out, double t, int *unreadable)
 
 /* --------------------------------------------------------------- output */
 
-static const char *where_rank_order[] = { "serving", "active", "idle", "off" };
+static const char *const where_rank_order[] = { "serving", "active", "idle", "off" };
 
 static int where_rank(const struct qrow *r)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(where_rank_order) / sizeof(where_rank_order[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(where_rank_order); i++)
 		if (!strcmp(r->where, where_rank_order[i]))
 			return i;
 	return i;
@@ -645,9 +646,11 @@ static void refresh(long iteration)
 	if (!opt.batch)
 		printf("\033[H\033[2J");
 	printf("bfq-ng-top %s refresh %ld devices %zu\n", stamp, iteration, n);
-	if (!n)
-		printf("no device uses %s%s\n", opt.elevators[0],
-		       unreadable ? " (or its debugfs files are unreadable: root? debugfs mounted?)" : "");
+	if (!n && unreadable)
+		printf("no device uses %s (or its debugfs files are unreadable: root? debugfs mounted?)\n",
+		       opt.elevators[0]);
+	else if (!n)
+		printf("no device uses %s\n", opt.elevators[0]);
 	per_dev = n && rows != (size_t)-1 ? (rows - 2) / n : (size_t)-1;
 	for (i = 0; i < n; i++) {
 		print_device(&devs[i], t, per_dev > 6 ? per_dev - 6 : 1);
