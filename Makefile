@@ -51,3 +51,4 @@ clean:
 
 # Test VM, tests and demo (tests/vm/vm.mk) and device models.
 -include tests/vm/vm.mk
+-include scripts/eco.mk	# install, DKMS, tools, patch series

@@ -3,6 +3,7 @@
 # streams its TAP, and accounts for what the guest cannot report itself:
 # a kernel splat in the console log, a VM that died or hung before every
 # selected file finished, a failed module build (tests/out/build.failed).
+# Then runs the host-side tests (tests/run-host.sh) and counts them too.
 # Writes tests/out/results.tap; the last line printed is
 #   N passed, N failed[, N skipped]
 # and the exit status is non-zero on any failure.
@@ -18,7 +19,10 @@ mkdir -p "$out"
 export TESTS=${TESTS:-*}
 
 mapfile -t files < <(bash "$here/guest/run-all.sh" --list)
-if [ ${#files[@]} = 0 ]; then
+# Host-side tests (tests/host/, selected by the same TESTS) run after the VM.
+mapfile -t hfiles < <(TEST_DIR=host bash "$here/run-host.sh" --list)
+[ "${TEST_DIR:-t}" = t ] || hfiles=()
+if [ ${#files[@]} = 0 ] && [ ${#hfiles[@]} = 0 ]; then
 	echo "run-tests: no test file matches TESTS='$TESTS'" >&2
 	echo "0 passed, 1 failed"
 	exit 1
@@ -38,8 +42,14 @@ export VM_PASS_ENV="TESTS TEST_DIR ${VM_PASS_ENV:-}"
 
 stream=$out/stream.tap
 echo "run-tests: ${#files[@]} test file(s), VM timeout ${VM_TIMEOUT}s" >&2
-"$here/vm/run-vm.sh" "$here/guest/run-all.sh" | tee "$stream"
-vmrc=${PIPESTATUS[0]}
+if [ ${#files[@]} -gt 0 ]; then
+	"$here/vm/run-vm.sh" "$here/guest/run-all.sh" | tee "$stream"
+	vmrc=${PIPESTATUS[0]}
+else
+	: >"$stream"
+	rm -f "$out/splat"
+	vmrc=0
+fi
 
 # A guest kernel that dies while booting, before the test runner starts and
 # with none of our modules loaded, is the emulator's fault, not a test's:
@@ -84,6 +94,14 @@ for b in "${files[@]}"; do
 done
 if [ "$vmrc" != 0 ] && [ "$vmrc" != 1 ] && ! printf '%s\n' "${tap[@]}" | grep -q '^not ok'; then
 	tap+=("not ok - test VM: run-vm.sh exited with status $vmrc")
+fi
+
+if [ ${#hfiles[@]} -gt 0 ]; then
+	echo "run-tests: ${#hfiles[@]} host-side test file(s)" >&2
+	"$here/run-host.sh" --tap | tee "$out/host.tap"
+	while IFS= read -r line; do
+		[[ $line =~ ^(not )?ok\ [0-9]+(.*)$ ]] && tap+=("${BASH_REMATCH[1]}ok${BASH_REMATCH[2]}")
+	done <"$out/host.tap"
 fi
 
 pass=0 fail=0 skip=0 i=0

@@ -5,6 +5,7 @@
 #   script       the user script
 #   modules/     every built *.ko (bfq-ng.ko, tests/devices/*/*.ko)
 #   tests/       a copy of the repo's tests/ directory
+#   udev/, bin/  the repo's udev rules and built tools (if any)
 #   out/         writable; copied back to the host's output dir after the run
 # The script's stdout/stderr go to ttyS1 (the host streams it); the kernel
 # console is ttyS0.  The last line on ttyS1 is the exit marker the host reads.
@@ -40,6 +41,7 @@ if [ "${BFQNG_HAVE_HOST:-0}" = 1 ]; then
 fi
 
 export BFQNG_RUN=$R BFQNG_TESTS=$R/tests BFQNG_OUT=$R/out BFQNG_VM=1
+[ -d "$R/bin" ] && export PATH=$R/bin:$PATH	# tools/bfq-ng-top and friends
 export HOME=/root TMPDIR=/tmp LANG=C.UTF-8
 mkdir -p "$BFQNG_OUT"
 echo 1 >/proc/sys/kernel/sysrq

@@ -17,7 +17,10 @@
 #   VM_KERNEL, VM_INITRD=path    boot another kernel/initramfs (default: the
 #                                image's; the debug lane, tests/vm/debug.mk)
 #   VM_MODULES=dir               ship dir/*.ko instead of the repo's *.ko
+#   VM_ROOTFS=path               boot this root image (snapshot) instead of the
+#                                guest's (tests/dkms/check-dkms.sh)
 # The script runs with cwd /mnt/run; $BFQNG_TESTS is the copy of tests/,
+# udev/ is at /mnt/run/udev, built tools/ binaries in /mnt/run/bin (on PATH),
 # $BFQNG_OUT (/mnt/run/out) is copied back to $VM_OUT/guest-out.
 # Exit status: the script's, or non-zero if the kernel splatted (BUG, WARNING,
 # lockdep, panic...), the guest died or hung, or the run timed out.
@@ -45,6 +48,7 @@ VM_INITRD=${VM_INITRD:-$guest/initrd.img}
 for f in vmlinuz initrd.img rootfs.img; do
 	[ -s "$guest/$f" ] || { echo "run-vm: $guest/$f missing" >&2; exit 2; }
 done
+VM_ROOTFS=${VM_ROOTFS:-$guest/rootfs.img}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bfqng-vm.XXXXXX")
 qpid= tailpid=
@@ -116,6 +120,9 @@ cp "$here/guest-main.sh" "$run/guest-main.sh"
 cp "$script" "$run/script"
 cp -a "$top/tests" "$run/tests"
 rm -rf "$run/tests/out"
+# The udev rule and the user tools (tools/bfq-ng-top, built by `make tools`).
+[ -d "$top/udev" ] && cp -a "$top/udev" "$run/udev"
+[ -x "$top/tools/bfq-ng-top" ] && mkdir -p "$run/bin" && cp "$top/tools/bfq-ng-top" "$run/bin/"
 shopt -s nullglob
 if [ -n "${VM_MODULES:-}" ]; then kos=("$VM_MODULES"/*.ko); else kos=("$top"/*.ko "$top"/tests/devices/*/*.ko); fi
 shopt -u nullglob
@@ -136,7 +143,7 @@ qemu=(qemu-system-x86_64 -name bfqng-test "${accel[@]}" -m "$VM_MEM" -smp "$VM_S
 	-nodefaults -display none -vga none -no-reboot -monitor none
 	-kernel "$VM_KERNEL" -initrd "$VM_INITRD"
 	-append "root=/dev/vda rw rootfstype=ext4 console=ttyS0 panic_on_warn=1 oops=panic panic=-1 init=/sbin/bfqng-init net.ifnames=0 loglevel=7 fsck.mode=skip mitigations=off ${VM_ARGS:-}"
-	-drive "file=$guest/rootfs.img,if=virtio,format=raw,snapshot=on"
+	-drive "file=$VM_ROOTFS,if=virtio,format=raw,snapshot=on"
 	-chardev "file,id=con,path=$tmp/console.log" -serial chardev:con
 	-chardev "file,id=out,path=$tmp/output.log" -serial chardev:out
 	-fsdev "local,id=runfs,path=$run,security_model=none"
