@@ -56,6 +56,7 @@ enum bq_queue_flag {
 	BQ_OOM,			/* the fallback queue, never freed */
 	BQ_JUST_CREATED,	/* not activated yet: burst detection pending */
 	BQ_IN_LARGE_BURST,	/* created in a large burst: not raised */
+	BQ_SLOT_CLOCK_WAIT,	/* in service, no request completed yet */
 };
 
 enum bq_wr_kind {

@@ -46,6 +46,8 @@
 /* Peak rate observation window: at least this long and this many requests. */
 #define BQ_RATE_WINDOW_NS		(100 * NSEC_PER_MSEC)
 #define BQ_RATE_WINDOW_REQUESTS		32
+#define BQ_RATE_WINDOW_MAX_NS		(1000 * NSEC_PER_MSEC)
+#define BQ_RATE_WINDOW_MIN_REQUESTS	4
 /* A window in which the device was empty this long is not a peak sample. */
 #define BQ_RATE_GAP_NS			(20 * NSEC_PER_MSEC)
 
@@ -131,8 +133,9 @@ void bq_update_max_budget(struct bqd *bqd)
 
 /*
  * Peak rate: sectors dispatched over a window of at least 100 ms and 32
- * requests in which the device never stayed empty.  Faster samples pull the
- * estimate up quickly, slower ones pull it down slowly.
+ * requests (or 1 s and 4 requests) in which the device never stayed
+ * empty.  Faster samples pull the estimate up quickly, slower ones pull it
+ * down slowly.
  */
 static void bq_rate_sample(struct bqd *bqd, unsigned int sectors, u64 now_ns)
 {
@@ -148,8 +151,11 @@ static void bq_rate_sample(struct bqd *bqd, unsigned int sectors, u64 now_ns)
 	bqd->window_sectors += sectors;
 	bqd->window_requests++;
 	elapsed = now_ns - bqd->window_start_ns;
+	/* A slow device with large requests closes the window by time. */
 	if (elapsed < BQ_RATE_WINDOW_NS ||
-	    bqd->window_requests < BQ_RATE_WINDOW_REQUESTS)
+	    (bqd->window_requests < BQ_RATE_WINDOW_REQUESTS &&
+	     (elapsed < BQ_RATE_WINDOW_MAX_NS ||
+	      bqd->window_requests < BQ_RATE_WINDOW_MIN_REQUESTS)))
 		return;
 	rate = div64_u64(bqd->window_sectors * NSEC_PER_SEC, elapsed);
 	if (rate > bqd->peak_rate)
@@ -236,6 +242,15 @@ static u64 bq_charge_for_time(const struct bqd *bqd, const struct bq_queue *bqq,
 	return div64_u64(bqd->max_budget * elapsed, timeout_ns);
 }
 
+/* Raised queues get twice the time to use their budget. */
+static void bq_start_slot_clock(struct bqd *bqd, struct bq_queue *bqq,
+				u64 now_ns)
+{
+	bqq->slot_start_ns = now_ns;
+	bqq->slot_deadline = jiffies + (bqd->tun.timeout_sync_jiffies <<
+					!!bqq->wr_kind);
+}
+
 static void bq_stop_idling(struct bqd *bqd)
 {
 	if (!bqd->idling)
@@ -255,6 +270,7 @@ static void bq_expire_serving(struct bqd *bqd, enum bq_expire_reason reason,
 
 	lockdep_assert_held(&bqd->lock);
 	bq_stop_idling(bqd);
+	clear_bit(BQ_SLOT_CLOCK_WAIT, &bqq->flags);
 	if (by_time > served)
 		bq_charge(&bqq->entity, by_time - served);
 	if (bq_sync(bqq))
@@ -395,10 +411,15 @@ static struct bq_queue *bq_serving_queue(struct bqd *bqd, u64 now_ns)
 	if (!entity)
 		return NULL;
 	bqq = bq_queue_of(entity);
-	bqq->slot_start_ns = now_ns;
-	/* Raised queues get twice the time to use their budget. */
-	bqq->slot_deadline = jiffies + (bqd->tun.timeout_sync_jiffies <<
-					!!bqq->wr_kind);
+	/*
+	 * The slot's clock starts at its first completion: until then the
+	 * device may still be busy with the previous queue's requests, whose
+	 * time this queue must not be charged for.  A grace of one more
+	 * timeout bounds a slot whose first request never completes.
+	 */
+	bq_start_slot_clock(bqd, bqq, now_ns);
+	bqq->slot_deadline += bqd->tun.timeout_sync_jiffies;
+	set_bit(BQ_SLOT_CLOCK_WAIT, &bqq->flags);
 	bqd->serving = bqq;
 	return bqq;
 }
@@ -465,6 +486,9 @@ void bq_completed(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
 	if (!now_ns)
 		return;
 	bqq->last_completion_ns = now_ns;
+	if (bqq == bqd->serving &&
+	    test_and_clear_bit(BQ_SLOT_CLOCK_WAIT, &bqq->flags))
+		bq_start_slot_clock(bqd, bqq, now_ns);
 	if (bqq->queued || bqq->dispatched)
 		return;
 	bq_wr_went_idle(bqd, bqq, now_ns);
