@@ -68,8 +68,8 @@ static bool bq_seeky(const struct bq_queue *bqq)
  * Whether to hold the device for the in-service queue once it empties:
  * because it pays in throughput (a sequential reader with a short think
  * time, whose locality a disk or a device without internal queueing
- * rewards), or because the queue's share needs it (weights differ, or it is
- * raised) and its think time leaves hope.  Queues of a large burst are not
+ * rewards), or because the queue's share needs it (the active weights
+ * differ) and its think time leaves hope.  Queues of a large burst are not
  * idled for on devices that queue internally or do not seek: there, serving
  * many parallel readers at once is what gives throughput.  On a disk that
  * seeks and does not queue, a sequential reader is worth waiting for.
@@ -97,7 +97,12 @@ static bool bq_should_idle(const struct bqd *bqd, const struct bq_queue *bqq)
 			   (bqd->hw_tag || nonrot));
 	hopeless = bqq->ttime_samples >= BQ_TTIME_MIN_SAMPLES &&
 		   bqq->ttime_mean_ns > BQ_TTIME_HOPELESS * bqd->tun.slice_idle_ns;
-	for_share = (bqq->wr_kind || !bq_symmetric(bqd)) && !hopeless;
+	/*
+	 * A raised queue beside unraised ones makes the weights differ, so
+	 * asymmetry covers raising too; when every active queue is raised
+	 * alike, idling would favour none of them.
+	 */
+	for_share = !bq_symmetric(bqd) && !hopeless;
 	return for_throughput || for_share;
 }
 

@@ -7,7 +7,8 @@
  * (or requeue), finish.  The policy lives in queue.c, dispatch.c and wf2q.c.
  *
  * Per request, insert and dispatch take bqd->lock once per call and the
- * completion once per request; has_work reads a flag without it.
+ * completion once per request; has_work reads a flag without it, and a bio
+ * merge only tries it, when something is queued.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -25,15 +26,25 @@
 /* Async requests and sync writes may use this share of the tags (in 1/4). */
 #define BQ_ASYNC_DEPTH_QUARTERS		3
 
+/*
+ * A bio merge is an optimisation: with nothing queued there is nothing to
+ * merge with (read without the lock: a request inserted meanwhile only
+ * misses a merge), and under lock contention the bio goes its own way
+ * rather than wait.
+ */
 static bool bq_bio_merge(struct request_queue *q, struct bio *bio,
 			 unsigned int nr_segs)
 {
 	struct bqd *bqd = q->elevator->elevator_data;
-	struct io_cq *icq = bq_bio_icq(bqd, bio);
 	struct request *free = NULL;
+	struct io_cq *icq;
 	bool merged;
 
-	spin_lock_irq(&bqd->lock);
+	if (!READ_ONCE(bqd->queued))
+		return false;
+	icq = bq_bio_icq(bqd, bio);
+	if (!spin_trylock_irq(&bqd->lock))
+		return false;
 	bqd->merge_queue = bq_queue_for_bio(bqd, icq, bio);
 	merged = bqd->merge_queue &&
 		 blk_mq_sched_try_merge(q, bio, nr_segs, &free);
