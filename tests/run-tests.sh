@@ -35,6 +35,8 @@ if [ -z "${VM_TIMEOUT:-}" ]; then
 fi
 export VM_TIMEOUT
 export VM_MEM=${VM_MEM:-4096}
+# Tests that replay recorded start-up traces read them from bench/.
+export VM_SHARE=${VM_SHARE:-$top/bench}
 export VM_DISKS=${VM_DISKS:-1G}	# "none" for no extra disk
 export VM_OUT=$out
 export TEST_DIR=${TEST_DIR:-t}

@@ -1,0 +1,81 @@
+#!/bin/bash
+# timeout: 420
+# Start-up latency: the cold-cache start-up of a small application (the
+# replay of bash's recorded start-up reads, bench/traces/bash.trace, on
+# ext4) on hddsim under 10 greedy sequential readers completes within 3x
+# its idle-disk time, and takes longer with low_latency=0 (the heuristic is
+# what makes the difference).  Under 10 random readers likewise, in
+# tests/wip/34-startup-random.sh (STARTUP_KINDS=randread): 3.8x measured.
+# `make check` shares bench/ with the VM at /mnt/host.
+source "$BFQNG_TESTS/lib.sh"
+source "$BFQNG_TESTS/lib-devices.sh"
+source "$BFQNG_TESTS/lib-sched.sh"
+
+REPLAY=${BFQNG_HOST:-/mnt/host}/guest/replay.pl
+TRACE=${BFQNG_HOST:-/mnt/host}/traces/bash.trace
+TIMEOUT=40
+[ -f "$REPLAY" ] && [ -f "$TRACE" ] || die "bench/ is not shared at /mnt/host ($REPLAY, $TRACE)"
+modprobe bfq-ng || die "bfq-ng"
+dev=$(make_hdd) || die "hddsim"
+use_sched "$dev" bfq-ng || die "select"
+mkdir -p /mnt/su
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "/dev/$dev" 1024M || die "mkfs"
+mount "/dev/$dev" /mnt/su || die "mount"
+perl "$REPLAY" --mktree /mnt/su/app "$TRACE" && sync || die "file tree"
+
+# 10 greedy readers of KIND (read|randread), in slices behind the filesystem
+cap=$(($(cat "/sys/block/$dev/size") * 512))
+base=$((1536 << 20))
+slice=$(((cap - base) / 10 / 1048576 * 1048576))
+readers() {
+	local i
+	printf '[global]\nfilename=/dev/%s\nrw=%s\nioengine=psync\ndirect=1\ntime_based=1\nruntime=3600\nsize=%d\n' \
+		"$dev" "$1" "$slice"
+	[ "$1" = read ] && echo "bs=128k" || echo "bs=4k"
+	for ((i = 0; i < 10; i++)); do printf '[r%d]\noffset=%d\n' "$i" $((base + i * slice)); done
+}
+
+# startup KIND LOW_LATENCY: the replay's time in seconds (">T" on timeout),
+# under 10 readers of KIND, or on the idle disk for KIND "idle".
+startup() {
+	local pid= t
+	echo "$2" >"/sys/block/$dev/queue/iosched/low_latency"
+	if [ "$1" != idle ]; then
+		readers "$1" >/tmp/su.fio
+		fio --output=/dev/null /tmp/su.fio >/dev/null 2>&1 &
+		pid=$!
+		sleep 3
+	fi
+	t=$(perl "$REPLAY" /mnt/su/app "$TRACE" "$TIMEOUT")
+	if [ -n "$pid" ]; then
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	fi
+	echo "${t:-error}"
+}
+
+# slower A B: true when time A (possibly ">T") is longer than time B
+slower() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^>/) exit !(b !~ /^>/); exit !(a + 0 > b + 0) }'
+}
+
+startup idle 1 >/dev/null	# unmeasured: the tree's writeback settles
+idle=$(startup idle 1)
+diag "idle disk: $idle s"
+for kind in ${STARTUP_KINDS:-read}; do
+	on=$(startup "$kind" 1)
+	off=$(startup "$kind" 0)
+	diag "10 $kind readers: $on s with low_latency=1, $off s with low_latency=0 (idle $idle s)"
+	bound=$(awk -v i="$idle" 'BEGIN { printf "%.3f", 3 * i }')
+	check_le "start-up under 10 $kind readers, low_latency=1 (s)" "${on#>}" "$bound"
+	if slower "$off" "$on"; then
+		tap_ok "start-up under 10 $kind readers is slower with low_latency=0 ($off s vs $on s)"
+	else
+		tap_fail "start-up under 10 $kind readers is slower with low_latency=0" "$off s with it off, $on s with it on"
+	fi
+done
+echo 1 >"/sys/block/$dev/queue/iosched/low_latency"
+umount /mnt/su
+check_eq "engine invariants hold" "$(bfqng_check "$dev")" ok
+select_sched "$dev" none
+remove_hdd
