@@ -12,8 +12,8 @@ nullb iv0 512 memory_backed=1 irqmode=2 completion_nsec=20000 || die "null_blk"
 sd=$(scsi_debug_disk 512) || die "cannot create a scsi_debug disk"
 vd=$(lsblk -dno NAME | grep '^vd' | grep -v '^vda$' | head -n1)
 
-# region N: on a raw device each job owns its own 4 MiB (fio's
-# offset_increment counts within a section, not across sections).
+# region N: on a raw device each job owns its own 4 MiB, of which it writes
+# 2 (fio's offset_increment counts within a section, not across sections).
 region() {
 	[ -n "$RAW" ] && echo "offset=$(($1 * 4))m"
 }
@@ -28,7 +28,7 @@ jobfile() {
 $target
 verify=crc32c
 verify_fatal=1
-size=4m
+size=2m
 bs=4k
 randseed=4242
 $([ "$phase" = read ] && echo verify_only=1)
