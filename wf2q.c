@@ -208,6 +208,8 @@ void bq_activate(struct bq_entity *entity, bool urgent)
 			else
 				start = bq_tree_of(entity)->vtime;
 		} else {
+			if (entity->sd->ops && entity->sd->ops->acquired)
+				entity->sd->ops->acquired(entity);
 			bq_apply_changes(entity, false);
 			tree = bq_tree_of(entity);
 			tree->wsum += entity->weight;

@@ -68,6 +68,8 @@ struct bq_tree {
 };
 
 struct bq_engine_ops {
+	/* An entity entered the engine (from nowhere onto a tree); optional. */
+	void (*acquired)(struct bq_entity *entity);
 	/* An entity left the engine (off every tree): drop what holds it. */
 	void (*released)(struct bq_entity *entity);
 };
