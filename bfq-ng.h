@@ -10,6 +10,7 @@
  *   heuristics.c  weight raising (interactive, soft real-time), bursts of
  *               queue creations, the symmetry of active weights
  *   wf2q.c      the B-WF2Q+ engine, free of block-layer types
+ *   cgroup.c    groups: the blkcg policy, cgroup files, group lifetime
  *   sysfs.c     tunables;  debugfs.c  state dumps and the invariant check
  *
  * Locking: one spinlock per device, bqd->lock, taken with interrupts off
@@ -48,6 +49,7 @@
 #define BQ_IDLE_CLASS_WAIT_NS		(200 * NSEC_PER_MSEC)
 
 struct bqd;
+struct bq_group;
 
 enum bq_queue_flag {
 	BQ_SYNC,		/* serves one process's synchronous I/O */
@@ -83,6 +85,7 @@ enum bq_expire_reason {
 struct bq_queue {
 	struct bq_entity entity;
 	struct bqd *bqd;
+	struct bq_group *group;		/* holds a reference; NULL: the root */
 	int ref;			/* requests, icq, engine, async table */
 	unsigned long flags;		/* enum bq_queue_flag bits */
 	unsigned short ioprio;		/* class and level in effect */
@@ -142,6 +145,12 @@ struct bq_tunables {
 	unsigned int timeout_sync_jiffies;
 };
 
+/* Shared async queues of one group, by class and level. */
+struct bq_async_table {
+	struct bq_queue *queue[2][BQ_NR_LEVELS];	/* RT, BE */
+	struct bq_queue *idle;
+};
+
 /* Weights of the queues with I/O queued or in flight. */
 #define BQ_WEIGHT_SLOTS		16
 struct bq_weight_slot {
@@ -161,8 +170,7 @@ struct bqd {
 	struct request_queue *queue;
 
 	struct bq_sched root;			/* the root group's trees */
-	struct bq_queue *async[2][BQ_NR_LEVELS]; /* RT, BE shared async queues */
-	struct bq_queue *async_idle;
+	struct bq_async_table async;		/* the root group's async queues */
 	struct bq_queue oom_queue;		/* used when allocation fails */
 
 	struct bq_queue *serving;		/* queue in service, or NULL */
@@ -198,6 +206,14 @@ struct bqd {
 	unsigned int burst_size;
 	u64 burst_last_ns;			/* last queue creation */
 	bool large_burst;
+	/* Groups with I/O queued or in flight in their own queues (root too). */
+	unsigned int active_groups;
+	unsigned int root_pending;		/* the root's such queues */
+
+	/* Groups (cgroup.c). */
+	struct list_head groups;		/* every live group */
+	unsigned int live_groups;
+	struct bq_group *root_group;		/* the root cgroup's, for stats */
 
 	/* Counters, for debugfs and tests. */
 	struct list_head all_queues;		/* every live queue but oom_queue */
@@ -247,6 +263,7 @@ void bq_add_request(struct bq_queue *bqq, struct request *rq);
 void bq_remove_request(struct bq_queue *bqq, struct request *rq);
 struct request *bq_next_request(struct bq_queue *bqq);
 void bq_exit_icq(struct io_cq *icq);
+void bq_async_table_drop(struct bq_async_table *table);
 int bq_request_merge(struct request_queue *q, struct request **req,
 		     struct bio *bio);
 void bq_request_merged(struct request_queue *q, struct request *req,
@@ -287,6 +304,76 @@ bool bq_symmetric(const struct bqd *bqd);
 /* sysfs.c */
 extern struct elv_fs_entry bq_sysfs_attrs[];
 void bq_tunables_init(struct bq_tunables *tun);
+
+/* cgroup.c; without CONFIG_BLK_CGROUP every queue is in the root group. */
+#if IS_ENABLED(CONFIG_BLK_CGROUP)
+int bq_cgroup_register(void);
+void bq_cgroup_unregister(void);
+int bq_groups_init(struct bqd *bqd);
+void bq_groups_exit(struct bqd *bqd);
+struct bq_group *bq_group_for_rq(struct bqd *bqd, struct request *rq);
+struct bq_group *bq_group_for_bio(struct bqd *bqd, struct bio *bio);
+struct bq_sched *bq_group_sched(struct bqd *bqd, struct bq_group *bqg);
+struct bq_async_table *bq_group_async(struct bqd *bqd, struct bq_group *bqg);
+void bq_group_get(struct bq_group *bqg);
+void bq_group_put(struct bqd *bqd, struct bq_group *bqg);
+void bq_group_acquired(struct bq_entity *entity);
+void bq_group_released(struct bq_entity *entity);
+void bq_group_pending(struct bqd *bqd, struct bq_group *bqg, int delta);
+void bq_group_served(struct bqd *bqd, struct bq_group *bqg,
+		     struct request *rq);
+int bq_groups_check(struct bqd *bqd, char *why, size_t len);
+void bq_groups_show(struct bqd *bqd, struct seq_file *m);
+#else
+static inline int bq_cgroup_register(void) { return 0; }
+static inline void bq_cgroup_unregister(void) { }
+static inline int bq_groups_init(struct bqd *bqd) { return 0; }
+static inline void bq_groups_exit(struct bqd *bqd) { }
+static inline struct bq_group *bq_group_for_rq(struct bqd *bqd,
+					       struct request *rq)
+{
+	return NULL;
+}
+
+static inline struct bq_group *bq_group_for_bio(struct bqd *bqd,
+						struct bio *bio)
+{
+	return NULL;
+}
+
+static inline struct bq_sched *bq_group_sched(struct bqd *bqd,
+					      struct bq_group *bqg)
+{
+	return &bqd->root;
+}
+
+static inline struct bq_async_table *bq_group_async(struct bqd *bqd,
+						    struct bq_group *bqg)
+{
+	return &bqd->async;
+}
+
+static inline void bq_group_get(struct bq_group *bqg) { }
+static inline void bq_group_put(struct bqd *bqd, struct bq_group *bqg) { }
+static inline void bq_group_acquired(struct bq_entity *entity) { }
+static inline void bq_group_released(struct bq_entity *entity) { }
+
+static inline void bq_group_pending(struct bqd *bqd, struct bq_group *bqg,
+				    int delta)
+{
+	bqd->root_pending += delta;
+	bqd->active_groups = !!bqd->root_pending;
+}
+
+static inline void bq_group_served(struct bqd *bqd, struct bq_group *bqg,
+				   struct request *rq) { }
+static inline int bq_groups_check(struct bqd *bqd, char *why, size_t len)
+{
+	return 0;
+}
+
+static inline void bq_groups_show(struct bqd *bqd, struct seq_file *m) { }
+#endif
 
 /* debugfs.c */
 extern const struct blk_mq_debugfs_attr bq_queue_debugfs_attrs[];

@@ -6,8 +6,10 @@
  *            peak rate and budget in effect
  *   queues   every live queue: pid, class, weight, budget, requests,
  *            raising and burst state
- *   stats    counters: live queues, expirations by reason, idling
- *   check    the engine invariant check: "ok" or what is broken
+ *   groups   every live group: weight, place in the engine, references
+ *   stats    counters: live queues and groups, expirations by reason, idling
+ *   check    the engine invariant check over every group: "ok" or what is
+ *            broken
  *
  * Everything is read-only and read under the scheduler lock.
  */
@@ -84,13 +86,24 @@ static int bq_queues_show(void *data, struct seq_file *m)
 	return 0;
 }
 
+static int bq_groups_debug_show(void *data, struct seq_file *m)
+{
+	struct bqd *bqd = bq_debug_bqd(data);
+
+	spin_lock_irq(&bqd->lock);
+	bq_groups_show(bqd, m);
+	spin_unlock_irq(&bqd->lock);
+	return 0;
+}
+
 static int bq_stats_show(void *data, struct seq_file *m)
 {
 	struct bqd *bqd = bq_debug_bqd(data);
 	int i;
 
 	spin_lock_irq(&bqd->lock);
-	seq_printf(m, "live_queues %u\n", bqd->live_queues);
+	seq_printf(m, "live_queues %u\nlive_groups %u\nactive_groups %u\n",
+		   bqd->live_queues, bqd->live_groups, bqd->active_groups);
 	for (i = 0; i < BQ_NR_EXPIRE_REASONS; i++)
 		seq_printf(m, "expired_%s %llu\n", bq_expire_names[i],
 			   bqd->expirations[i]);
@@ -112,6 +125,8 @@ static int bq_check_show(void *data, struct seq_file *m)
 
 	spin_lock_irq(&bqd->lock);
 	ret = bq_check(&bqd->root, why, sizeof(why));
+	if (!ret)
+		ret = bq_groups_check(bqd, why, sizeof(why));
 	spin_unlock_irq(&bqd->lock);
 	seq_printf(m, "%s\n", ret ? why : "ok");
 	return 0;
@@ -120,6 +135,7 @@ static int bq_check_show(void *data, struct seq_file *m)
 const struct blk_mq_debugfs_attr bq_queue_debugfs_attrs[] = {
 	{"state", 0400, bq_state_show},
 	{"queues", 0400, bq_queues_show},
+	{"groups", 0400, bq_groups_debug_show},
 	{"stats", 0400, bq_stats_show},
 	{"check", 0400, bq_check_show},
 	{},

@@ -450,6 +450,7 @@ static void bq_serve(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 	bqq->last_pos = pos + sectors;
 	rq->elv.priv[1] = (void *)BQ_RQ_IN_DRIVER;
 	bqq->busy_service += sectors;
+	bq_group_served(bqd, bqq->group, rq);
 	if (bqq->wr_kind)
 		bqq->wr_served += sectors;
 	bq_charge(&bqq->entity, sectors);

@@ -20,7 +20,9 @@
  * Symmetry.  The weights of queues with I/O queued or in flight are counted
  * in a small table, so that whether all active queues weigh the same is known
  * in O(1).  Idling for a queue that gains nothing from it (a seeky one) is
- * only needed when weights differ.
+ * only needed when weights differ, or when queues of more than one group
+ * have I/O: a group's share is lost when its queues are not waited for.
+ * Groups are counted by cgroup.c, as their queues are counted here.
  *
  * All of this runs under bqd->lock.
  */
@@ -127,6 +129,8 @@ void bq_weight_count(struct bqd *bqd, struct bq_queue *bqq)
 		return;
 	if (bqq->counted_weight)
 		bq_weight_add(bqd, bqq->counted_weight, -1);
+	else
+		bq_group_pending(bqd, bqq->group, 1);
 	bqq->counted_weight = bqq->entity.new_weight;
 	bq_weight_add(bqd, bqq->counted_weight, 1);
 }
@@ -138,11 +142,13 @@ void bq_weight_uncount(struct bqd *bqd, struct bq_queue *bqq)
 		return;
 	bq_weight_add(bqd, bqq->counted_weight, -1);
 	bqq->counted_weight = 0;
+	bq_group_pending(bqd, bqq->group, -1);
 }
 
 bool bq_symmetric(const struct bqd *bqd)
 {
-	return bqd->weights.distinct <= 1 && !bqd->weights.overflow;
+	return bqd->weights.distinct <= 1 && !bqd->weights.overflow &&
+	       bqd->active_groups <= 1;
 }
 
 /* ------------------------------------------------------------ raising */

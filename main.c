@@ -236,6 +236,7 @@ static int bq_init_sched(struct request_queue *q, struct elevator_type *e)
 {
 	struct elevator_queue *eq;
 	struct bqd *bqd;
+	int ret;
 
 	eq = elevator_alloc(q, e);
 	if (!eq)
@@ -249,13 +250,21 @@ static int bq_init_sched(struct request_queue *q, struct elevator_type *e)
 	bqd->queue = q;
 	spin_lock_init(&bqd->lock);
 	INIT_LIST_HEAD(&bqd->dispatch);
+	INIT_LIST_HEAD(&bqd->groups);
 	bqd->rotational = !blk_queue_nonrot(q);
 	bq_tunables_init(&bqd->tun);
 	bq_heuristics_init(bqd);
 	bq_sched_init(&bqd->root, NULL, &bq_engine_ops, BQ_IDLE_CLASS_WAIT_NS);
 	bq_dispatch_init(bqd);
 	bq_queues_init(bqd);
+	/* The policy's group constructors find bqd through q->elevator. */
 	q->elevator = eq;
+	ret = bq_groups_init(bqd);
+	if (ret) {
+		kfree(bqd);
+		kobject_put(&eq->kobj);
+		return ret;
+	}
 	return 0;
 }
 
@@ -264,12 +273,14 @@ static void bq_exit_sched(struct elevator_queue *e)
 	struct bqd *bqd = e->elevator_data;
 
 	bq_dispatch_exit(bqd);
+	/* Groups go first: their async queues and pd references. */
+	bq_groups_exit(bqd);
 	spin_lock_irq(&bqd->lock);
 	bq_queues_exit(bqd);
 	spin_unlock_irq(&bqd->lock);
-	if (bqd->live_queues || bqd->queued)
-		pr_err("%s: exit with %u queues and %u requests left\n",
-		       BQ_NAME, bqd->live_queues, bqd->queued);
+	if (bqd->live_queues || bqd->queued || bqd->live_groups)
+		pr_err("%s: exit with %u queues, %u groups and %u requests left\n",
+		       BQ_NAME, bqd->live_queues, bqd->live_groups, bqd->queued);
 	kfree(bqd);
 }
 
@@ -314,15 +325,25 @@ static int __init bq_init(void)
 	ret = bq_queue_cache_init();
 	if (ret)
 		return ret;
+	ret = bq_cgroup_register();
+	if (ret)
+		goto err_cache;
 	ret = elv_register(&bq_iosched);
 	if (ret)
-		bq_queue_cache_exit();
+		goto err_cgroup;
+	return 0;
+
+err_cgroup:
+	bq_cgroup_unregister();
+err_cache:
+	bq_queue_cache_exit();
 	return ret;
 }
 
 static void __exit bq_exit(void)
 {
 	elv_unregister(&bq_iosched);
+	bq_cgroup_unregister();
 	bq_queue_cache_exit();
 }
 

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bfq-ng queues: one sync queue per process (io_context) and device, async
- * queues shared per ioprio; how requests enter, leave and merge in them.
+ * queues shared per group and ioprio; how requests enter, leave and merge in
+ * them.
  *
  * References to a queue are held by: its process's icq (sync queues), the
  * async table (async queues), each request bound to it, and the engine while
  * the queue's entity is on a tree or in service.  The last put frees it.
+ * A queue holds a reference to its group (cgroup.c).
  * The OOM queue lives inside struct bqd and is never freed: it takes the
  * requests of processes whose queue could not be allocated.
  */
@@ -76,11 +78,14 @@ static void bq_set_ioprio(struct bq_queue *bqq, unsigned short ioprio)
 }
 
 static void bq_queue_setup(struct bqd *bqd, struct bq_queue *bqq,
-			   unsigned short ioprio, bool sync)
+			   struct bq_group *bqg, unsigned short ioprio,
+			   bool sync)
 {
-	bq_entity_init(&bqq->entity, &bqd->root, bq_ioprio_weight(ioprio),
-		       bq_ioprio_class(ioprio));
+	bq_entity_init(&bqq->entity, bq_group_sched(bqd, bqg),
+		       bq_ioprio_weight(ioprio), bq_ioprio_class(ioprio));
 	bqq->bqd = bqd;
+	bqq->group = bqg;
+	bq_group_get(bqg);
 	bqq->ioprio = ioprio;
 	bqq->base_weight = bqq->entity.weight;
 	bqq->wr_coeff = 1;
@@ -95,9 +100,9 @@ static void bq_queue_setup(struct bqd *bqd, struct bq_queue *bqq,
 		bqq->flags |= BIT(BQ_SYNC) | BIT(BQ_IDLE_WINDOW);
 }
 
-/* Never fails: the OOM queue stands in when memory is short. */
-static struct bq_queue *bq_queue_alloc(struct bqd *bqd, unsigned short ioprio,
-				       bool sync)
+/* Never fails: the OOM queue (root group) stands in when memory is short. */
+static struct bq_queue *bq_queue_alloc(struct bqd *bqd, struct bq_group *bqg,
+				       unsigned short ioprio, bool sync)
 {
 	struct bq_queue *bqq;
 
@@ -106,7 +111,7 @@ static struct bq_queue *bq_queue_alloc(struct bqd *bqd, unsigned short ioprio,
 				     bqd->queue->node);
 	if (!bqq)
 		return &bqd->oom_queue;
-	bq_queue_setup(bqd, bqq, ioprio, sync);
+	bq_queue_setup(bqd, bqq, bqg, ioprio, sync);
 	list_add_tail(&bqq->all_node, &bqd->all_queues);
 	bqd->live_queues++;
 	return bqq;
@@ -128,6 +133,7 @@ void bq_put_queue(struct bq_queue *bqq)
 	bq_heuristics_forget(bqd, bqq);
 	list_del(&bqq->all_node);
 	bqd->live_queues--;
+	bq_group_put(bqd, bqq->group);
 	kmem_cache_free(bq_queue_cache, bqq);
 }
 
@@ -136,30 +142,35 @@ static void bq_entity_released(struct bq_entity *entity)
 {
 	if (!entity->my_sd)
 		bq_put_queue(bq_queue_of(entity));
+	else
+		bq_group_released(entity);
 }
 
 const struct bq_engine_ops bq_engine_ops = {
+	.acquired = bq_group_acquired,
 	.released = bq_entity_released,
 };
 
-static struct bq_queue **bq_async_slot(struct bqd *bqd, unsigned short ioprio)
+static struct bq_queue **bq_async_slot(struct bq_async_table *table,
+				       unsigned short ioprio)
 {
 	switch (IOPRIO_PRIO_CLASS(ioprio)) {
 	case IOPRIO_CLASS_RT:
-		return &bqd->async[0][IOPRIO_PRIO_LEVEL(ioprio)];
+		return &table->queue[0][IOPRIO_PRIO_LEVEL(ioprio)];
 	case IOPRIO_CLASS_IDLE:
-		return &bqd->async_idle;
+		return &table->idle;
 	default:
-		return &bqd->async[1][IOPRIO_PRIO_LEVEL(ioprio)];
+		return &table->queue[1][IOPRIO_PRIO_LEVEL(ioprio)];
 	}
 }
 
-static struct bq_queue *bq_async_queue(struct bqd *bqd, unsigned short ioprio)
+static struct bq_queue *bq_async_queue(struct bqd *bqd, struct bq_group *bqg,
+				       unsigned short ioprio)
 {
-	struct bq_queue **slot = bq_async_slot(bqd, ioprio);
+	struct bq_queue **slot = bq_async_slot(bq_group_async(bqd, bqg), ioprio);
 
 	if (!*slot) {
-		struct bq_queue *bqq = bq_queue_alloc(bqd, ioprio, false);
+		struct bq_queue *bqq = bq_queue_alloc(bqd, bqg, ioprio, false);
 
 		if (test_bit(BQ_OOM, &bqq->flags))
 			return bqq;
@@ -170,20 +181,66 @@ static struct bq_queue *bq_async_queue(struct bqd *bqd, unsigned short ioprio)
 }
 
 /*
+ * Move an idle queue to another group; false when it is scheduled (on a tree
+ * or in service), since its timestamps belong to its group's trees.
+ */
+static bool bq_queue_move(struct bqd *bqd, struct bq_queue *bqq,
+			  struct bq_group *bqg)
+{
+	struct bq_group *old = bqq->group;
+	bool counted = bqq->counted_weight;
+
+	if (bqq->entity.where != BQ_OFF || bqq == bqd->serving)
+		return false;
+	if (counted)
+		bq_weight_uncount(bqd, bqq);
+	bq_group_get(bqg);
+	bqq->group = bqg;
+	bqq->entity.sd = bq_group_sched(bqd, bqg);
+	bqq->entity.parent = bqq->entity.sd->owner;
+	if (counted)
+		bq_weight_count(bqd, bqq);
+	bq_group_put(bqd, old);
+	return true;
+}
+
+/*
+ * A process whose queue is in another group than its request (it changed
+ * cgroup, or its group went offline) moves with it: the queue itself when it
+ * is idle, else a new queue while the old one drains.
+ */
+static void bq_sync_queue_follow(struct bqd *bqd, struct bq_io_cq *bic,
+				 struct bq_group *bqg)
+{
+	struct bq_queue *bqq = bic->sync_queue;
+
+	if (bqq->group == bqg || bq_queue_move(bqd, bqq, bqg))
+		return;
+	bic->sync_queue = NULL;
+	bq_queue_exited(bqd, bqq);
+	bq_put_queue(bqq);
+}
+
+/*
  * The process's sync queue, created on its first request.  A process left on
  * the OOM queue tries again for a queue of its own at each request.
  */
 static struct bq_queue *bq_sync_queue(struct bqd *bqd, struct bq_io_cq *bic,
+				      struct bq_group *bqg,
 				      unsigned short ioprio)
 {
 	struct bq_queue *bqq = bic->sync_queue;
 
 	if (bqq && !test_bit(BQ_OOM, &bqq->flags)) {
+		bq_sync_queue_follow(bqd, bic, bqg);
+		bqq = bic->sync_queue;
+	}
+	if (bqq && !test_bit(BQ_OOM, &bqq->flags)) {
 		if (bqq->ioprio != ioprio)
 			bq_set_ioprio(bqq, ioprio);
 		return bqq;
 	}
-	bqq = bq_queue_alloc(bqd, ioprio, true);
+	bqq = bq_queue_alloc(bqd, bqg, ioprio, true);
 	if (test_bit(BQ_OOM, &bqq->flags) && bic->sync_queue)
 		return bqq;
 	bq_get_queue(bqq);
@@ -201,13 +258,15 @@ static struct bq_queue *bq_sync_queue(struct bqd *bqd, struct bq_io_cq *bic,
 struct bq_queue *bq_queue_for_rq(struct bqd *bqd, struct request *rq)
 {
 	unsigned short ioprio = bq_effective_ioprio(req_get_ioprio(rq));
+	struct bq_group *bqg;
 
 	lockdep_assert_held(&bqd->lock);
+	bqg = bq_group_for_rq(bqd, rq);
 	if (!rq_is_sync(rq))
-		return bq_async_queue(bqd, ioprio);
+		return bq_async_queue(bqd, bqg, ioprio);
 	if (!rq->elv.icq)
 		return &bqd->oom_queue;
-	return bq_sync_queue(bqd, bq_icq(rq->elv.icq), ioprio);
+	return bq_sync_queue(bqd, bq_icq(rq->elv.icq), bqg, ioprio);
 }
 
 /*
@@ -255,7 +314,9 @@ struct bq_queue *bq_queue_for_bio(struct bqd *bqd, struct io_cq *icq,
 
 	lockdep_assert_held(&bqd->lock);
 	if (!op_is_sync(bio->bi_opf))
-		return *bq_async_slot(bqd, ioprio);
+		return *bq_async_slot(bq_group_async(bqd,
+						     bq_group_for_bio(bqd, bio)),
+				      ioprio);
 	return icq ? bq_icq(icq)->sync_queue : NULL;
 }
 
@@ -454,28 +515,34 @@ int bq_queues_init(struct bqd *bqd)
 						  BQ_DEFAULT_LEVEL);
 
 	INIT_LIST_HEAD(&bqd->all_queues);
-	bq_queue_setup(bqd, oom, ioprio, true);
+	bq_queue_setup(bqd, oom, NULL, ioprio, true);
 	oom->ref = 1;
 	set_bit(BQ_OOM, &oom->flags);
 	clear_bit(BQ_IDLE_WINDOW, &oom->flags);
 	return 0;
 }
 
-/* Teardown: no request is left; drop the async table and idle entities. */
-void bq_queues_exit(struct bqd *bqd)
+/* A group's async queues leave its table (teardown, group offline). */
+void bq_async_table_drop(struct bq_async_table *table)
 {
 	int i, j;
 
-	lockdep_assert_held(&bqd->lock);
 	for (i = 0; i < 2; i++) {
 		for (j = 0; j < BQ_NR_LEVELS; j++) {
-			if (bqd->async[i][j])
-				bq_put_queue(bqd->async[i][j]);
-			bqd->async[i][j] = NULL;
+			if (table->queue[i][j])
+				bq_put_queue(table->queue[i][j]);
+			table->queue[i][j] = NULL;
 		}
 	}
-	if (bqd->async_idle)
-		bq_put_queue(bqd->async_idle);
-	bqd->async_idle = NULL;
+	if (table->idle)
+		bq_put_queue(table->idle);
+	table->idle = NULL;
+}
+
+/* Teardown: no request is left; drop the async table and idle entities. */
+void bq_queues_exit(struct bqd *bqd)
+{
+	lockdep_assert_held(&bqd->lock);
+	bq_async_table_drop(&bqd->async);
 	bq_forget_idle(&bqd->root);
 }
