@@ -323,13 +323,14 @@ static void bq_sample_arrival(struct bqd *bqd, struct bq_queue *bqq,
 /*
  * Whether @bqq, just activated, should take the device from the queue in
  * service: a higher class, or raising the queue in service lacks (soft
- * real-time over interactive over none).
+ * real-time over interactive over none).  Only within one group: classes
+ * and raising rank queues inside a group, never groups against each other.
  */
 static bool bq_may_preempt(const struct bqd *bqd, const struct bq_queue *bqq)
 {
 	const struct bq_queue *serving = bqd->serving;
 
-	if (!serving || serving == bqq)
+	if (!serving || serving == bqq || serving->group != bqq->group)
 		return false;
 	/* @bqq's class takes effect at this activation. */
 	if (bqq->entity.new_class != serving->entity.class)
