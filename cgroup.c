@@ -172,6 +172,7 @@ void bq_group_pending(struct bqd *bqd, struct bq_group *bqg, int delta)
 /* Service statistics (v1 files), at dispatch. */
 void bq_group_served(struct bqd *bqd, struct bq_group *bqg, struct request *rq)
 {
+	lockdep_assert_held(&bqd->lock);
 	if (!bqg)
 		bqg = bqd->root_group;
 	if (!bqg)
