@@ -5,11 +5,14 @@
 CG=/sys/fs/cgroup
 
 # cg_init: cgroup v2 mounted at $CG with the io controller given to the
-# root's children.
+# root's children (waiting a little for a v1 hierarchy to let it go).
 cg_init() {
 	grep -q "^cgroup2 $CG " /proc/mounts || mount -t cgroup2 none "$CG" || return 1
-	grep -qw io "$CG/cgroup.controllers" || return 1
-	echo +io >"$CG/cgroup.subtree_control"
+	wait_for 5 _cg_enable_io
+}
+_cg_enable_io() {
+	grep -qw io "$CG/cgroup.controllers" &&
+		echo +io 2>/dev/null >"$CG/cgroup.subtree_control"
 }
 
 # cg_make PATH [WEIGHT]: create cgroup PATH (its parent gets the io
@@ -59,10 +62,12 @@ shares() {
 	}'
 }
 
-# cg_group_line DEV PATH: the debugfs "groups" line of cgroup PATH on DEV.
+# cg_group_line DEV PATH: the debugfs "groups" line of cgroup PATH on DEV
+# (PATH relative to $CG, or absolute).
 cg_group_line() {
-	local id
-	id=$(stat -c %i "$CG/$2") || return 1
+	local id dir=$2
+	[ "${dir#/}" != "$dir" ] || dir=$CG/$dir
+	id=$(stat -c %i "$dir") || return 1
 	grep "^group $id " "/sys/kernel/debug/block/$1/sched/groups" | head -n1
 }
 

@@ -18,16 +18,12 @@ sched_nullb cs0 || die "null_blk"
 echo 0 >/sys/block/cs0/queue/iosched/low_latency
 
 cg_make lo 100 && cg_make hi 300 || die "cgroups"
-t=$SECONDS
 lo=$(cg_reader lo cs0 0) && hi=$(cg_reader hi cs0 1024) || die "readers"
-diag "readers started in $((SECONDS - t)) s"
 sleep $WARMUP_S
 read -r s_lo s_hi <<<"$(shares $MEASURE_S "$lo" "$hi")"
 check_ratio "sibling cgroups of weights 300 and 100 share the device 3:1" "$(ratio "$s_hi" "$s_lo")" 3 0.10
 check_eq "engine invariants hold with two groups" "$(bfqng_check cs0)" ok
-t=$SECONDS
 stop_readers "$lo" "$hi"
-diag "readers stopped in $((SECONDS - t)) s"
 
 cg_make A 100 && cg_make A/A1 100 && cg_make A/A2 300 && cg_make B 100 || die "cgroups"
 a1=$(cg_reader A/A1 cs0 0) && a2=$(cg_reader A/A2 cs0 1024) &&
