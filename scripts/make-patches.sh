@@ -78,11 +78,14 @@ scratch: one queue per process and device, served for budgets of sectors
 in the order B-WF2Q+ gives, with idling for synchronous queues, budget
 feedback, the ioprio classes and weights, and the low-latency heuristics
 (interactive and soft real-time weight raising, burst detection).
+With CONFIG_BLK_CGROUP it registers a blkcg policy: each cgroup gets a
+group per device, scheduled by weight at any depth (io.bfq-ng.weight,
+and blkio.bfq-ng.* on cgroup v1).
 
 It registers the elevator \"bfq-ng\" so that it can run beside mainline
 bfq for comparison; its tunables have mainline bfq's names and defaults.
-State is in debugfs: state, queues, stats, and check (the engine's
-invariant check)."
+State is in debugfs: state, queues, groups, stats, and check (the
+engine's invariant check)."
 
 # --- 3: build it ----------------------------------------------------------------
 {
@@ -109,8 +112,9 @@ config IOSCHED_BFQ_NG
 	tristate "BFQ-NG I/O scheduler"
 	select BLK_ICQ
 	help
-	  bfq-ng shares a device among processes in proportion to their
-	  weights (ioprio), in sectors rather than in time, with the
+	  bfq-ng shares a device among processes and cgroups in proportion
+	  to their weights (ioprio, io.bfq-ng.weight), in sectors rather
+	  than in time, with the
 	  hierarchical B-WF2Q+ algorithm of BFQ, and keeps the start-up
 	  latency of interactive and soft real-time applications low.  It
 	  registers as "bfq-ng" and can be built beside IOSCHED_BFQ.
