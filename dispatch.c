@@ -20,6 +20,7 @@
 
 #include "elevator.h"
 #include "bfq-ng.h"
+#include "trace.h"
 
 /*
  * Device-side queueing is assumed when, over 32 dispatches made with enough
@@ -282,6 +283,9 @@ static void bq_expire_serving(struct bqd *bqd, enum bq_expire_reason reason,
 		bqq->max_budget = bq_next_budget(bqd, bqq, reason, served);
 	else
 		bqq->max_budget = bqd->max_budget;
+	trace_bfq_ng_expire(BQ_TRACE_DEV(bqd), bqq->pid, reason, served,
+			    max(served, by_time), bqq->entity.budget,
+			    bqq->max_budget);
 	bq_wr_check(bqd, bqq, now_ns);
 	next = bq_next_request(bqq);
 	bqq->entity.budget = max_t(u64, bqq->max_budget,
@@ -359,6 +363,9 @@ void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 		bq_get_queue(bqq);
 	bqq->entity.budget = max_t(u64, bqq->max_budget, blk_rq_sectors(rq));
 	preempt = bq_may_preempt(bqd, bqq);
+	trace_bfq_ng_activate(BQ_TRACE_DEV(bqd), bqq->pid,
+			      bqq->entity.new_weight, bqq->entity.budget,
+			      preempt);
 	/* A queue that preempts is the one served next. */
 	bq_activate(&bqq->entity, preempt);
 	if (preempt) {
@@ -397,6 +404,8 @@ static struct bq_queue *bq_serving_queue(struct bqd *bqd, u64 now_ns)
 				bqd->idling = true;
 				if (!bqq->dispatched) {
 					bqd->idle_started++;
+					trace_bfq_ng_idle(BQ_TRACE_DEV(bqd),
+							  bqq->pid, false);
 					hrtimer_start(&bqd->idle_timer,
 						      ns_to_ktime(bqd->tun.slice_idle_ns),
 						      HRTIMER_MODE_REL);
@@ -455,6 +464,8 @@ static void bq_serve(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 	if (bqq->wr_kind)
 		bqq->wr_served += sectors;
 	bq_charge(&bqq->entity, sectors);
+	trace_bfq_ng_dispatch(BQ_TRACE_DEV(bqd), bqq->pid, pos, sectors,
+			      bqq->entity.service, bqq->entity.budget);
 }
 
 /**
@@ -512,6 +523,7 @@ void bq_completed(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
 	if (bq_should_idle(bqd, bqq)) {
 		bqd->idling = true;
 		bqd->idle_started++;
+		trace_bfq_ng_idle(BQ_TRACE_DEV(bqd), bqq->pid, false);
 		hrtimer_start(&bqd->idle_timer,
 			      ns_to_ktime(bqd->tun.slice_idle_ns),
 			      HRTIMER_MODE_REL);
@@ -539,6 +551,7 @@ static enum hrtimer_restart bq_idle_timer_fn(struct hrtimer *timer)
 	if (bqd->idling && bqd->serving && !bqd->serving->queued &&
 	    !bqd->serving->dispatched) {
 		bqd->idle_timeouts++;
+		trace_bfq_ng_idle(BQ_TRACE_DEV(bqd), bqd->serving->pid, true);
 		bq_expire_serving(bqd, BQ_EXP_TOO_IDLE, ktime_get_ns());
 		bq_update_work_ready(bqd);
 		run = bqd->work_ready;

@@ -31,6 +31,7 @@
 #include <linux/math64.h>
 
 #include "bfq-ng.h"
+#include "trace.h"
 
 #define BQ_WR_COEFF			30
 #define BQ_WR_SOFTRT_COEFF		(BQ_WR_COEFF * 100)
@@ -174,6 +175,8 @@ static void bq_wr_set(struct bqd *bqd, struct bq_queue *bqq,
 	bqq->entity.new_weight = bqq->base_weight * coeff;
 	if (bqq->counted_weight)
 		bq_weight_count(bqd, bqq);
+	trace_bfq_ng_raise(BQ_TRACE_DEV(bqd), bqq->pid, kind,
+			   bqq->entity.new_weight, duration_ns);
 }
 
 void bq_wr_end(struct bqd *bqd, struct bq_queue *bqq)

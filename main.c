@@ -23,6 +23,9 @@
 #include "blk-mq-sched.h"
 #include "bfq-ng.h"
 
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
 /* Async requests and sync writes may use this share of the tags (in 1/4). */
 #define BQ_ASYNC_DEPTH_QUARTERS		3
 

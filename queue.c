@@ -18,6 +18,7 @@
 #include "elevator.h"
 #include "blk.h"
 #include "bfq-ng.h"
+#include "trace.h"
 
 static struct kmem_cache *bq_queue_cache;
 
@@ -478,9 +479,13 @@ void bq_request_merged(struct request_queue *q, struct request *req,
 {
 	struct bq_queue *bqq = bq_rq_queue(req);
 
-	if (type != ELEVATOR_FRONT_MERGE || !bqq)
+	if (!bqq)
 		return;
 	lockdep_assert_held(&bqq->bqd->lock);
+	trace_bfq_ng_merge(BQ_TRACE_DEV(bqq->bqd), bqq->pid, blk_rq_pos(req),
+			   blk_rq_sectors(req));
+	if (type != ELEVATOR_FRONT_MERGE)
+		return;
 	elv_rb_del(&bqq->sort_list, req);
 	elv_rb_add(&bqq->sort_list, req);
 	bqq->next_rq = bq_closer(bqq->bqd, bqq->last_pos, bqq->next_rq, req);
