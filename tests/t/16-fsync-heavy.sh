@@ -10,7 +10,7 @@ nullb fs0 512 memory_backed=1 irqmode=2 completion_nsec=100000 || die "null_blk"
 select_sched fs0 bfq-ng || die "select"
 mkfs.ext4 -q -F /dev/fs0 && mkdir -p /mnt/fs0 && mount /dev/fs0 /mnt/fs0 || die "mkfs/mount"
 if fio --name=fsync --directory=/mnt/fs0 --rw=randwrite --bs=4k --size=4m \
-	--fsync=1 --numjobs=4 --time_based --runtime=15 --output-format=json \
+	--fsync=1 --numjobs=4 --time_based --runtime=8 --output-format=json \
 	--output=/tmp/fsync.json && [ "$(fio_errors /tmp/fsync.json)" = 0 ]; then
 	tap_ok "fsync after every 4 KiB write on ext4 completes ($(fio_bw_kib /tmp/fsync.json) KiB/s)"
 else

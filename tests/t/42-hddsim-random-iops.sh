@@ -8,7 +8,7 @@ desc="hddsim 4k random reads reach 1/(avg seek + half rotation) IOPS +-20%"
 dev=$(make_hdd) || { tap_fail "$desc" "make_hdd failed"; exit 0; }
 dev_sched "$dev" none
 read -r _ iops _ < <(dev_fio --name=rand --filename="/dev/$dev" --rw=randread --bs=4k \
-	--ioengine=psync --direct=1 --runtime=20 --time_based --randrepeat=0)
+	--ioengine=psync --direct=1 --runtime=10 --time_based --randrepeat=0)
 expect=$(awk 'BEGIN { print 1 / (8.5e-3 + 60 / 7200 / 2) }')
 lo=$(awk -v e="$expect" 'BEGIN { print e * 0.8 }')
 hi=$(awk -v e="$expect" 'BEGIN { print e * 1.2 }')
