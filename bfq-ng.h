@@ -32,6 +32,7 @@
 #include "wf2q.h"
 
 #define BQ_NAME			"bfq-ng"
+#define BQ_COMPAT_NAME		"bfq"	/* drop-in mode (compat=1) */
 
 /* ioprio levels map to weights as mainline: (8 - level) * 10. */
 #define BQ_WEIGHT_PER_LEVEL	10
@@ -307,7 +308,7 @@ void bq_tunables_init(struct bq_tunables *tun);
 
 /* cgroup.c; without CONFIG_BLK_CGROUP every queue is in the root group. */
 #if IS_ENABLED(CONFIG_BLK_CGROUP)
-int bq_cgroup_register(void);
+int bq_cgroup_register(const char *prefix);
 void bq_cgroup_unregister(void);
 int bq_groups_init(struct bqd *bqd);
 void bq_groups_exit(struct bqd *bqd);
@@ -325,7 +326,7 @@ void bq_group_served(struct bqd *bqd, struct bq_group *bqg,
 int bq_groups_check(struct bqd *bqd, char *why, size_t len);
 void bq_groups_show(struct bqd *bqd, struct seq_file *m);
 #else
-static inline int bq_cgroup_register(void) { return 0; }
+static inline int bq_cgroup_register(const char *prefix) { return 0; }
 static inline void bq_cgroup_unregister(void) { }
 static inline int bq_groups_init(struct bqd *bqd) { return 0; }
 static inline void bq_groups_exit(struct bqd *bqd) { }

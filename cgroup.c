@@ -514,8 +514,11 @@ static int bq_rwstat_show(struct seq_file *sf, void *v)
 
 static_assert(offsetof(struct bq_group, pd) == 0);
 
-/* The files, "io." (v2) or "blkio." (v1) in front of their names. */
-#define BQ_FILE(file)		.name = "bfq-ng." file
+/*
+ * The files, "io." (v2) or "blkio." (v1) in front of their names; the
+ * "bfq-ng." part is what bq_cgroup_register() replaces in drop-in mode.
+ */
+#define BQ_FILE(file)		.name = BQ_NAME "." file
 #define BQ_RWSTAT_FILE(file, field) \
 	{ BQ_FILE(file), .seq_show = bq_rwstat_show, \
 	  .private = offsetof(struct bq_group, field) }
@@ -568,8 +571,22 @@ void bq_groups_exit(struct bqd *bqd)
 	blkcg_deactivate_policy(bqd->queue->disk, &bq_blkcg_policy);
 }
 
-int __init bq_cgroup_register(void)
+/* FILES' names become PREFIX.FILE (io.PREFIX.FILE once the core adds io.). */
+static void __init bq_cftypes_prefix(struct cftype *files, const char *prefix)
 {
+	char file[MAX_CFTYPE_NAME];
+
+	for (; files->name[0]; files++) {
+		strscpy(file, strchr(files->name, '.') + 1);
+		scnprintf(files->name, sizeof(files->name), "%s.%s", prefix, file);
+	}
+}
+
+/* PREFIX: "bfq-ng", or "bfq" in drop-in mode; files are renamed once. */
+int __init bq_cgroup_register(const char *prefix)
+{
+	bq_cftypes_prefix(bq_dfl_files, prefix);
+	bq_cftypes_prefix(bq_legacy_files, prefix);
 	return blkcg_policy_register(&bq_blkcg_policy);
 }
 

@@ -26,6 +26,14 @@
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
+/*
+ * The elevator is registered before the cgroup policy: elv_register()
+ * refusing a taken name is how a loaded mainline bfq is detected in drop-in
+ * mode, before its cgroup files could clash with ours.  Until the policy
+ * is registered, init_sched turns devices away.
+ */
+static bool bq_ready;
+
 /* Async requests and sync writes may use this share of the tags (in 1/4). */
 #define BQ_ASYNC_DEPTH_QUARTERS		3
 
@@ -241,6 +249,9 @@ static int bq_init_sched(struct request_queue *q, struct elevator_type *e)
 	struct bqd *bqd;
 	int ret;
 
+	/* Pairs with bq_init()'s release: the policy is registered. */
+	if (!smp_load_acquire(&bq_ready))
+		return -EAGAIN;
 	eq = elevator_alloc(q, e);
 	if (!eq)
 		return -ENOMEM;
@@ -321,23 +332,40 @@ static struct elevator_type bq_iosched = {
 };
 MODULE_ALIAS("bfq-ng-iosched");
 
+/*
+ * Drop-in mode: the scheduler is called "bfq" and its cgroup files
+ * io.bfq.weight and blkio.bfq.*, so that udev rules, systemd's IOWeight=
+ * and container runtimes written for mainline bfq drive bfq-ng unchanged.
+ * The names are fixed at load time; mainline bfq must not be loaded.
+ */
+static bool compat;
+module_param(compat, bool, 0444);
+MODULE_PARM_DESC(compat, "register as \"bfq\" with io.bfq.* cgroup files (drop-in for mainline bfq)");
+
 static int __init bq_init(void)
 {
 	int ret;
 
+	if (compat)
+		bq_iosched.elevator_name = BQ_COMPAT_NAME;
 	ret = bq_queue_cache_init();
 	if (ret)
 		return ret;
-	ret = bq_cgroup_register();
+	ret = elv_register(&bq_iosched);
+	if (ret == -EBUSY && compat)
+		pr_err("%s: compat=1: an I/O scheduler named \"%s\" is already registered (mainline bfq?); unload it or load %s without compat\n",
+		       BQ_NAME, BQ_COMPAT_NAME, BQ_NAME);
 	if (ret)
 		goto err_cache;
-	ret = elv_register(&bq_iosched);
+	ret = bq_cgroup_register(compat ? BQ_COMPAT_NAME : BQ_NAME);
 	if (ret)
-		goto err_cgroup;
+		goto err_elv;
+	/* Pairs with bq_init_sched()'s acquire. */
+	smp_store_release(&bq_ready, true);
 	return 0;
 
-err_cgroup:
-	bq_cgroup_unregister();
+err_elv:
+	elv_unregister(&bq_iosched);
 err_cache:
 	bq_queue_cache_exit();
 	return ret;

@@ -2,7 +2,8 @@
 #   make tools                       tools/bfq-ng-top
 #   make install [DESTDIR=] [INSTALL_KVER=]   bfq-ng.ko into /lib/modules/KVER/updates, depmod
 #   make install-extras [DESTDIR=] [PREFIX=/usr/local]   bfq-ng-top and the udev rule
-#   make uninstall [DESTDIR=]        removes what the two above installed, depmod
+#   make install-compat [DESTDIR=]   /etc/modprobe.d/bfq-ng-compat.conf: bfq-ng drop-in as "bfq"
+#   make uninstall [DESTDIR=]        removes what the three above installed, depmod
 #   make dkms-src [DESTDIR=]         the DKMS source tree in /usr/src/bfq-ng-VERSION
 #   make dkms-install                dkms-src, then dkms add/build/install for INSTALL_KVER
 #   make patches                     out/patches/: the series adding bfq-ng to linux-source
@@ -23,7 +24,7 @@ ECO_DEPMOD = if command -v depmod >/dev/null; then \
 	depmod -a $(if $(DESTDIR),-b $(DESTDIR)) $(INSTALL_KVER); \
 	else echo "install: no depmod; run 'depmod -a $(INSTALL_KVER)' yourself" >&2; fi
 
-.PHONY: tools install install-extras uninstall dkms-src dkms-install patches \
+.PHONY: tools install install-extras install-compat uninstall dkms-src dkms-install patches \
 	check-host check-patches check-dkms vm-tools
 
 tools: tools/bfq-ng-top
@@ -41,9 +42,13 @@ install-extras: tools
 	install -D -m 0755 tools/bfq-ng-top $(DESTDIR)$(PREFIX)/sbin/bfq-ng-top
 	install -D -m 0644 udev/60-bfq-ng.rules $(DESTDIR)/etc/udev/rules.d/60-bfq-ng.rules
 
+install-compat:
+	install -D -m 0644 etc/modprobe.d/bfq-ng-compat.conf $(DESTDIR)/etc/modprobe.d/bfq-ng-compat.conf
+
 uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(INSTALL_KVER)/$(INSTALL_MOD_DIR)/bfq-ng.ko \
-		$(DESTDIR)$(PREFIX)/sbin/bfq-ng-top $(DESTDIR)/etc/udev/rules.d/60-bfq-ng.rules
+		$(DESTDIR)$(PREFIX)/sbin/bfq-ng-top $(DESTDIR)/etc/udev/rules.d/60-bfq-ng.rules \
+		$(DESTDIR)/etc/modprobe.d/bfq-ng-compat.conf
 	@if [ -d $(DESTDIR)/lib/modules/$(INSTALL_KVER) ]; then $(ECO_DEPMOD); fi
 
 # The module's sources (every top-level .c/.h, Kbuild), dkms.conf and its

@@ -2,8 +2,9 @@
 # timeout: 600
 # Host side, no VM: `make install DESTDIR=` puts bfq-ng.ko in
 # lib/modules/KVER/updates and runs depmod there (the alias resolves);
-# install-extras adds bfq-ng-top and the udev rule; uninstall removes all
-# three; dkms-src lays out the DKMS tree.  Only DESTDIR is written.
+# install-extras adds bfq-ng-top and the udev rule, install-compat the
+# drop-in mode's modprobe.d file; uninstall removes all four; dkms-src lays
+# out the DKMS tree.  Only DESTDIR is written.
 source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TOP/scripts/config.sh"
 
@@ -31,10 +32,16 @@ check_eq "install-extras installs bfq-ng-top executable" \
 check_eq "install-extras installs the udev rule" \
 	"$(cmp -s "$BFQNG_TOP/udev/60-bfq-ng.rules" "$tmp/etc/udev/rules.d/60-bfq-ng.rules" && echo same)" same
 
+mk install-compat DESTDIR="$tmp" || die "make install-compat failed"
+check_eq "install-compat installs the drop-in mode's modprobe.d file" \
+	"$(cmp -s "$BFQNG_TOP/etc/modprobe.d/bfq-ng-compat.conf" "$tmp/etc/modprobe.d/bfq-ng-compat.conf" && echo same)" same
+check_eq "with it, bfq-iosched resolves to bfq-ng (modprobe -d DESTDIR -R)" \
+	"$(modprobe -C "$tmp/etc/modprobe.d" -d "$tmp" -S "$KVER" -R bfq-iosched 2>&1)" bfq_ng
+
 mk uninstall DESTDIR="$tmp" PREFIX=/usr || die "make uninstall failed"
-check_eq "make uninstall removes the module, the tool and the rule" \
+check_eq "make uninstall removes the module, the tool, the rule and the modprobe.d file" \
 	"$(cd "$tmp" && ls "lib/modules/$KVER/updates/bfq-ng.ko" usr/sbin/bfq-ng-top \
-		etc/udev/rules.d/60-bfq-ng.rules 2>/dev/null | paste -sd' ')" ""
+		etc/udev/rules.d/60-bfq-ng.rules etc/modprobe.d/bfq-ng-compat.conf 2>/dev/null | paste -sd' ')" ""
 check_eq "make uninstall reruns depmod: modules.dep no longer lists it" \
 	"$(grep -c 'bfq-ng' "$mods/modules.dep" 2>/dev/null)" 0
 

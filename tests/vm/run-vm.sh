@@ -20,7 +20,8 @@
 #   VM_ROOTFS=path               boot this root image (snapshot) instead of the
 #                                guest's (tests/dkms/check-dkms.sh)
 # The script runs with cwd /mnt/run; $BFQNG_TESTS is the copy of tests/,
-# udev/ is at /mnt/run/udev, built tools/ binaries in /mnt/run/bin (on PATH),
+# udev/ and etc/ are at /mnt/run/udev and /mnt/run/etc, built tools/ binaries
+# in /mnt/run/bin (on PATH),
 # $BFQNG_OUT (/mnt/run/out) is copied back to $VM_OUT/guest-out.
 # Exit status: the script's, or non-zero if the kernel splatted (BUG, WARNING,
 # lockdep, panic...), the guest died or hung, or the run timed out.
@@ -120,8 +121,10 @@ cp "$here/guest-main.sh" "$run/guest-main.sh"
 cp "$script" "$run/script"
 cp -a "$top/tests" "$run/tests"
 rm -rf "$run/tests/out"
-# The udev rule and the user tools (tools/bfq-ng-top, built by `make tools`).
+# The udev rule, the drop-in mode's modprobe.d file and the user tools
+# (tools/bfq-ng-top, built by `make tools`).
 [ -d "$top/udev" ] && cp -a "$top/udev" "$run/udev"
+[ -d "$top/etc" ] && cp -a "$top/etc" "$run/etc"
 [ -x "$top/tools/bfq-ng-top" ] && mkdir -p "$run/bin" && cp "$top/tools/bfq-ng-top" "$run/bin/"
 shopt -s nullglob
 if [ -n "${VM_MODULES:-}" ]; then kos=("$VM_MODULES"/*.ko); else kos=("$top"/*.ko "$top"/tests/devices/*/*.ko); fi
