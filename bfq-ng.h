@@ -39,8 +39,13 @@
 #define BQ_NR_LEVELS		IOPRIO_NR_LEVELS
 #define BQ_DEFAULT_LEVEL	4
 
-/* rq->elv.priv[1]: set once the request is in the driver (low bit). */
+/*
+ * rq->elv.priv[1]: flags in the low bits once the request is in the driver,
+ * the completion time (ns) above them once it completed.
+ */
 #define BQ_RQ_IN_DRIVER		1UL
+#define BQ_RQ_INJECTED		2UL	/* dispatched while idling for another */
+#define BQ_RQ_FLAGS		(BQ_RQ_IN_DRIVER | BQ_RQ_INJECTED)
 
 /* Budgets, in sectors. */
 #define BQ_DEFAULT_MAX_BUDGET_SECTORS	(16 * 1024)
@@ -126,6 +131,13 @@ struct bq_queue {
 	struct list_head burst_node;	/* on bqd->burst_list */
 	struct list_head all_node;	/* on bqd->all_queues, for debugfs */
 	unsigned int counted_weight;	/* in bqd->weights, 0 when not */
+
+	/* Injection (dispatch.c): while idling for this queue, and for it. */
+	unsigned int inject_limit;	/* injected requests in the driver, max */
+	u64 inject_base_ns;		/* service time of a lone request */
+	unsigned long inject_base_at;	/* jiffies: when it was last measured */
+	unsigned long inject_lowered_at; /* jiffies: limit last lowered */
+	u64 inject_debt;		/* sectors injected, charged at next slot */
 	unsigned int wr_starts;		/* raising periods started, debugfs */
 };
 
@@ -144,6 +156,7 @@ struct bq_tunables {
 	u64 slice_idle_ns;
 	unsigned int strict_guarantees;
 	unsigned int timeout_sync_jiffies;
+	unsigned int injection;
 };
 
 /* Shared async queues of one group, by class and level. */
@@ -183,6 +196,12 @@ struct bqd {
 	bool idling;				/* waiting for @serving's next I/O */
 	bool work_ready;			/* read locklessly by has_work */
 	struct hrtimer idle_timer;
+
+	/* Injection while idling, see dispatch.c. */
+	unsigned int injected_in_driver;	/* injected requests in the driver */
+	struct request *probe_rq;		/* timed request of @serving */
+	u64 probe_ns;				/* its dispatch time */
+	unsigned int probe_injected;		/* injected requests in the driver then */
 
 	/* Peak rate estimation (sectors/s), see dispatch.c. */
 	u64 peak_rate;
@@ -224,6 +243,9 @@ struct bqd {
 	u64 expirations[BQ_NR_EXPIRE_REASONS];
 	u64 idle_started;
 	u64 idle_timeouts;
+	u64 injections;				/* requests injected */
+	u64 inject_samples[2];			/* probes: [0] alone, [1] beside injected */
+	u64 inject_lowered;			/* limits lowered by a slow probe */
 
 	struct bq_tunables tun;
 };
@@ -283,7 +305,8 @@ void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 struct request *bq_dispatch(struct bqd *bqd, u64 now_ns);
 void bq_queue_lost_request(struct bqd *bqd, struct bq_queue *bqq);
 void bq_queue_exited(struct bqd *bqd, struct bq_queue *bqq);
-void bq_completed(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns);
+void bq_completed(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
+		  u64 now_ns);
 void bq_update_work_ready(struct bqd *bqd);
 void bq_update_max_budget(struct bqd *bqd);
 extern const char *const bq_expire_names[BQ_NR_EXPIRE_REASONS];

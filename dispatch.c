@@ -12,6 +12,10 @@
  * At expiry the queue's next budget is adjusted by the reason it left, and
  * a queue that is seeky or timed out is charged for the time it held the
  * device rather than the sectors it moved.
+ *
+ * While the device is held for the queue in service, requests of another
+ * busy queue may be dispatched ("injected") to use the time, as long as
+ * the queue waited for does not pay for them in latency: see bq_inject().
  */
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
@@ -24,7 +28,8 @@
 
 /*
  * Device-side queueing is assumed when, over 32 dispatches made with enough
- * requests at hand, the driver held 4 or more at once.
+ * requests at hand, the driver held 4 or more at once (the one dispatched
+ * included).
  */
 #define BQ_HW_TAG_SAMPLES		32
 #define BQ_HW_TAG_DEPTH			4
@@ -51,6 +56,14 @@
 #define BQ_RATE_WINDOW_MIN_REQUESTS	4
 /* A window in which the device was empty this long is not a peak sample. */
 #define BQ_RATE_GAP_NS			(20 * NSEC_PER_MSEC)
+/*
+ * Injection: at most this many injected requests in the driver; a limit
+ * lowered to zero is tried again at one after a second; a base service
+ * time older than two seconds is measured again before more injection.
+ */
+#define BQ_INJECT_MAX			16
+#define BQ_INJECT_RETRY_MS		1000
+#define BQ_INJECT_BASE_AGE_MS		2000
 
 const char *const bq_expire_names[BQ_NR_EXPIRE_REASONS] = {
 	[BQ_EXP_BUDGET]		= "budget",
@@ -107,13 +120,33 @@ static bool bq_should_idle(const struct bqd *bqd, const struct bq_queue *bqq)
 	return for_throughput || for_share;
 }
 
+/*
+ * Whether another queue's request may be injected now: the device is held
+ * for the queue in service, something else is queued, fewer injected
+ * requests are in the driver than the queue's limit, and its base service
+ * time is fresh enough to tell whether they delay it.  Only on devices
+ * that queue internally: with one request at a time, an injected request
+ * is always in front of the next one of the queue waited for.
+ */
+static bool bq_may_inject(const struct bqd *bqd)
+{
+	const struct bq_queue *serving = bqd->serving;
+
+	return bqd->idling && bqd->queued && bqd->tun.injection &&
+	       bqd->hw_tag &&
+	       !bqd->tun.strict_guarantees && serving->inject_base_ns &&
+	       bqd->injected_in_driver < serving->inject_limit &&
+	       time_before(jiffies, serving->inject_base_at +
+			   msecs_to_jiffies(BQ_INJECT_BASE_AGE_MS));
+}
+
 void bq_update_work_ready(struct bqd *bqd)
 {
 	bool ready;
 
 	lockdep_assert_held(&bqd->lock);
 	ready = !list_empty(&bqd->dispatch) ||
-		(bqd->queued && !bqd->idling &&
+		(bqd->queued && (!bqd->idling || bq_may_inject(bqd)) &&
 		 !(bqd->tun.strict_guarantees && bqd->in_driver));
 	WRITE_ONCE(bqd->work_ready, ready);
 }
@@ -172,9 +205,18 @@ static void bq_rate_sample(struct bqd *bqd, unsigned int sectors, u64 now_ns)
 	bq_update_max_budget(bqd);
 }
 
-static void bq_hw_tag_sample(struct bqd *bqd)
+/*
+ * A dispatch tells whether the device queues internally only if enough was
+ * at hand to fill it: requests held anywhere, and, unless the driver already
+ * holds enough, in the queue in service (idling or a thinking queue keeps
+ * the others' requests out of the driver).
+ */
+static void bq_hw_tag_sample(struct bqd *bqd, const struct bq_queue *bqq)
 {
 	if (bqd->in_driver + bqd->queued < BQ_HW_TAG_DEPTH)
+		return;
+	if (bqd->in_driver < BQ_HW_TAG_DEPTH &&
+	    bqq->queued + bqq->dispatched < BQ_HW_TAG_DEPTH)
 		return;
 	bqd->hw_tag_max = max(bqd->hw_tag_max, bqd->in_driver);
 	if (++bqd->hw_tag_samples < BQ_HW_TAG_SAMPLES)
@@ -426,6 +468,11 @@ static struct bq_queue *bq_serving_queue(struct bqd *bqd, u64 now_ns)
 	if (!entity)
 		return NULL;
 	bqq = bq_queue_of(entity);
+	/* What was injected from it is part of this slot's service. */
+	if (bqq->inject_debt) {
+		bq_charge(entity, bqq->inject_debt);
+		bqq->inject_debt = 0;
+	}
 	/*
 	 * The slot's clock starts at its first completion: until then the
 	 * device may still be busy with the previous queue's requests, whose
@@ -439,33 +486,120 @@ static struct bq_queue *bq_serving_queue(struct bqd *bqd, u64 now_ns)
 	return bqq;
 }
 
-/* Hand @rq of the in-service queue to the driver. */
+/*
+ * Time the first request the queue in service dispatches after nothing of
+ * it was in the driver: with nothing else in the driver either, it gives
+ * the queue's base service time; with only injected requests there, it
+ * tells whether they delayed it.
+ */
+static void bq_inject_probe(struct bqd *bqd, struct bq_queue *bqq,
+			    struct request *rq, u64 now_ns)
+{
+	if (bqd->probe_rq || bqq->dispatched || !bq_sync(bqq) ||
+	    bqd->in_driver != bqd->injected_in_driver)
+		return;
+	bqd->probe_rq = rq;
+	bqd->probe_ns = now_ns;
+	bqd->probe_injected = bqd->injected_in_driver;
+}
+
+/* The probe of @bqq completed after @sample_ns: adjust its limit. */
+static void bq_inject_learn(struct bqd *bqd, struct bq_queue *bqq,
+			    u64 sample_ns)
+{
+	unsigned int injected = bqd->probe_injected;
+
+	bqd->inject_samples[!!injected]++;
+	if (!injected) {
+		bool first = !bqq->inject_base_ns;
+
+		bqq->inject_base_ns = first ? sample_ns :
+			(3 * bqq->inject_base_ns + sample_ns) / 4;
+		bqq->inject_base_at = jiffies;
+		if (!bqq->inject_limit &&
+		    (first || time_after(jiffies, bqq->inject_lowered_at +
+					 msecs_to_jiffies(BQ_INJECT_RETRY_MS))))
+			bqq->inject_limit = 1;
+		return;
+	}
+	if (sample_ns > bqq->inject_base_ns + bqq->inject_base_ns / 2) {
+		if (bqq->inject_limit)
+			bqq->inject_limit--;
+		bqq->inject_lowered_at = jiffies;
+		bqd->inject_lowered++;
+	} else if (injected >= bqq->inject_limit &&
+		   bqq->inject_limit < BQ_INJECT_MAX) {
+		bqq->inject_limit++;
+	}
+}
+
+/*
+ * Hand @rq of @bqq to the driver: the in-service queue's, or another's
+ * injected while the device is held for the queue in service.  Injected
+ * sectors are charged when their queue next enters service.
+ */
 static void bq_serve(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
-		     u64 now_ns)
+		     u64 now_ns, bool injected)
 {
 	sector_t pos = blk_rq_pos(rq);
 	unsigned int sectors = blk_rq_sectors(rq);
 	sector_t dist = pos > bqq->last_pos ? pos - bqq->last_pos :
 					      bqq->last_pos - pos;
 
-	bq_hw_tag_sample(bqd);
+	if (!injected)
+		bq_inject_probe(bqd, bqq, rq, now_ns);
 	bq_remove_request(bqq, rq);
 	bqd->queued--;
 	bq_rate_sample(bqd, sectors, now_ns);
 	bqq->dispatched++;
 	if (++bqd->in_driver > bqd->max_in_driver)
 		bqd->max_in_driver = bqd->in_driver;
+	if (!injected)
+		bq_hw_tag_sample(bqd, bqq);
 	bqq->seek_history = (bqq->seek_history << 1) |
 			    (dist > BQ_SEEK_DIST_SECTORS);
 	bqq->last_pos = pos + sectors;
-	rq->elv.priv[1] = (void *)BQ_RQ_IN_DRIVER;
+	rq->elv.priv[1] = (void *)(BQ_RQ_IN_DRIVER |
+				   (injected ? BQ_RQ_INJECTED : 0));
 	bqq->busy_service += sectors;
 	bq_group_served(bqd, bqq->group, rq);
 	if (bqq->wr_kind)
 		bqq->wr_served += sectors;
-	bq_charge(&bqq->entity, sectors);
+	if (injected)
+		bqq->inject_debt += sectors;
+	else
+		bq_charge(&bqq->entity, sectors);
 	trace_bfq_ng_dispatch(BQ_TRACE_DEV(bqd), bqq->pid, pos, sectors,
 			      bqq->entity.service, bqq->entity.budget);
+}
+
+/*
+ * A request of a queue near the one in service, which is waited for, when
+ * bq_may_inject() allows.  A queue emptied by injection leaves the trees
+ * like one whose last request was merged away.
+ */
+static struct request *bq_inject(struct bqd *bqd, u64 now_ns)
+{
+	struct bq_entity *entity;
+	struct bq_queue *bqq;
+	struct request *rq;
+
+	if (!bq_may_inject(bqd))
+		return NULL;
+	entity = bq_peek_near(&bqd->serving->entity);
+	if (!entity)
+		return NULL;
+	bqq = bq_queue_of(entity);
+	rq = bq_next_request(bqq);
+	if (WARN_ON_ONCE(!rq))
+		return NULL;
+	bq_serve(bqd, bqq, rq, now_ns, true);
+	bqd->injected_in_driver++;
+	bqd->injections++;
+	trace_bfq_ng_inject(BQ_TRACE_DEV(bqd), bqd->serving->pid, bqq->pid,
+			    bqd->injected_in_driver, bqd->serving->inject_limit);
+	bq_queue_lost_request(bqd, bqq);
+	return rq;
 }
 
 /**
@@ -489,18 +623,24 @@ struct request *bq_dispatch(struct bqd *bqd, u64 now_ns)
 		return NULL;
 	bqq = bq_serving_queue(bqd, now_ns);
 	if (!bqq)
-		return NULL;
+		return bqd->idling ? bq_inject(bqd, now_ns) : NULL;
 	rq = bq_next_request(bqq);
-	bq_serve(bqd, bqq, rq, now_ns);
+	bq_serve(bqd, bqq, rq, now_ns, false);
 	return rq;
 }
 
-/* A request of @bqq left the driver (completed, or requeued when !now_ns). */
-void bq_completed(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
+/* @rq of @bqq left the driver (completed, or requeued when !now_ns). */
+void bq_completed(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
+		  u64 now_ns)
 {
 	lockdep_assert_held(&bqd->lock);
 	bqq->dispatched--;
 	bqd->in_driver--;
+	if (rq == bqd->probe_rq) {
+		bqd->probe_rq = NULL;
+		if (now_ns && now_ns > bqd->probe_ns)
+			bq_inject_learn(bqd, bqq, now_ns - bqd->probe_ns);
+	}
 	if (!now_ns)
 		return;
 	bqq->last_completion_ns = now_ns;

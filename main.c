@@ -138,8 +138,11 @@ static bool bq_has_work(struct blk_mq_hw_ctx *hctx)
 /* Runs lockless at completion; finish_request picks the time up. */
 static void bq_completed_request(struct request *rq, u64 now)
 {
-	if (rq->elv.priv[1] == (void *)BQ_RQ_IN_DRIVER)
-		rq->elv.priv[1] = (void *)(uintptr_t)(now | BQ_RQ_IN_DRIVER);
+	uintptr_t state = (uintptr_t)rq->elv.priv[1];
+
+	/* The time loses its low bits to the flags. */
+	if (state & BQ_RQ_IN_DRIVER)
+		rq->elv.priv[1] = (void *)(uintptr_t)((now & ~BQ_RQ_FLAGS) | state);
 }
 
 /*
@@ -160,11 +163,13 @@ static void bq_release_request(struct request *rq, bool requeue)
 	spin_lock_irqsave(&bqd->lock, flags);
 	was_ready = bqd->work_ready;
 	if (state & BQ_RQ_IN_DRIVER) {
-		u64 now = state & ~(uintptr_t)BQ_RQ_IN_DRIVER;
+		u64 now = state & ~(uintptr_t)BQ_RQ_FLAGS;
 
 		if (!requeue && !now)
 			now = ktime_get_ns();
-		bq_completed(bqd, bqq, requeue ? 0 : now);
+		if (state & BQ_RQ_INJECTED)
+			bqd->injected_in_driver--;
+		bq_completed(bqd, bqq, rq, requeue ? 0 : now);
 	} else if (!RB_EMPTY_NODE(&rq->rb_node)) {
 		/* Requeued before dispatch: still queued here. */
 		bq_remove_request(bqq, rq);

@@ -33,6 +33,7 @@ void bq_tunables_init(struct bq_tunables *tun)
 	tun->slice_idle_ns = (u64)bq_default_slice_idle_ms * NSEC_PER_MSEC;
 	tun->strict_guarantees = 0;
 	tun->timeout_sync_jiffies = HZ / bq_default_timeout_sync_div;
+	tun->injection = 1;
 }
 
 static struct bqd *bq_of_eq(struct elevator_queue *e)
@@ -116,6 +117,12 @@ static int bq_set_strict_guarantees(struct bqd *bqd, unsigned int val)
 	return 0;
 }
 
+static int bq_set_injection(struct bqd *bqd, unsigned int val)
+{
+	bqd->tun.injection = val;
+	return 0;
+}
+
 /* Rounded to jiffies, at least one. */
 static int bq_set_timeout_sync(struct bqd *bqd, unsigned int val)
 {
@@ -154,6 +161,7 @@ BQ_TUNABLE(back_seek_max, 0, INT_MAX, bqd->tun.back_seek_max_kib)
 BQ_TUNABLE(back_seek_penalty, 1, 1024, bqd->tun.back_seek_penalty)
 BQ_TUNABLE(fifo_expire_async, 1, 60000, bqd->tun.fifo_expire_ms[0])
 BQ_TUNABLE(fifo_expire_sync, 1, 60000, bqd->tun.fifo_expire_ms[1])
+BQ_TUNABLE(injection, 0, 1, bqd->tun.injection)
 BQ_TUNABLE(low_latency, 0, 1, bqd->tun.low_latency)
 BQ_TUNABLE(max_budget, 0, 1U << 22, bqd->tun.max_budget_sectors)
 BQ_TUNABLE(slice_idle, 0, 1000, div_u64(bqd->tun.slice_idle_ns, NSEC_PER_MSEC))
@@ -184,6 +192,7 @@ struct elv_fs_entry bq_sysfs_attrs[] = {
 	BQ_ATTR(back_seek_penalty),
 	BQ_ATTR(fifo_expire_async),
 	BQ_ATTR(fifo_expire_sync),
+	BQ_ATTR(injection),
 	BQ_ATTR(low_latency),
 	BQ_ATTR(max_budget),
 	BQ_ATTR(slice_idle),

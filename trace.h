@@ -158,6 +158,29 @@ TRACE_EVENT(bfq_ng_idle,
 		  __entry->timeout ? "timed out" : "starts")
 );
 
+TRACE_EVENT(bfq_ng_inject,
+	TP_PROTO(dev_t dev, pid_t waited, pid_t pid, unsigned int in_driver,
+		 unsigned int limit),
+	TP_ARGS(dev, waited, pid, in_driver, limit),
+	TP_STRUCT__entry(
+		__field(dev_t, dev)
+		__field(pid_t, waited)
+		__field(pid_t, pid)
+		__field(unsigned int, in_driver)
+		__field(unsigned int, limit)
+	),
+	TP_fast_assign(
+		__entry->dev = dev;
+		__entry->waited = waited;
+		__entry->pid = pid;
+		__entry->in_driver = in_driver;
+		__entry->limit = limit;
+	),
+	TP_printk("%d:%d pid %d while waiting for pid %d: %u of %u injected in the driver",
+		  MAJOR(__entry->dev), MINOR(__entry->dev), __entry->pid,
+		  __entry->waited, __entry->in_driver, __entry->limit)
+);
+
 TRACE_EVENT(bfq_ng_merge,
 	TP_PROTO(dev_t dev, pid_t pid, sector_t sector, unsigned int sectors),
 	TP_ARGS(dev, pid, sector, sectors),

@@ -320,6 +320,49 @@ struct bq_entity *bq_select(struct bq_sched *root, u64 now_ns)
 	}
 }
 
+/*
+ * The leaf first by finish time below @sd, among RT and BE entities, with
+ * no regard for eligibility and changing nothing.
+ */
+static struct bq_entity *bq_peek_below(struct bq_sched *sd)
+{
+	struct bq_entity *entity = NULL;
+	enum bq_class class;
+
+	while (sd) {
+		struct rb_node *first = NULL;
+
+		for (class = BQ_CLASS_RT; class < BQ_CLASS_IDLE && !first; class++)
+			first = rb_first_cached(&sd->tree[class].active);
+		if (!first)
+			return NULL;
+		entity = bq_of(first);
+		sd = entity->my_sd;
+	}
+	return entity;
+}
+
+/**
+ * bq_peek_near - a busy leaf near one in service, for extra work
+ * @serving: the leaf in service
+ *
+ * Looks among @serving's siblings first, then among its ancestors'.  The
+ * leaf found is not the one bq_select() would choose in general, and
+ * nothing changes: its caller may take work from it while @serving is
+ * waited for, and charges it later.  IDLE class leaves are never chosen.
+ */
+struct bq_entity *bq_peek_near(struct bq_entity *serving)
+{
+	struct bq_entity *entity, *leaf;
+
+	for (entity = serving; entity; entity = entity->parent) {
+		leaf = bq_peek_below(entity->sd);
+		if (leaf)
+			return leaf;
+	}
+	return NULL;
+}
+
 /* End the slot of one in-service entity; returns whether its parent is busy. */
 static bool bq_expire_one(struct bq_entity *entity, bool busy)
 {
