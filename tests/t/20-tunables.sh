@@ -10,7 +10,7 @@ nullb tu0 64 || die "null_blk"
 select_sched tu0 bfq-ng || die "select"
 dir=/sys/block/tu0/queue/iosched
 declare -A want=([back_seek_max]=16384 [back_seek_penalty]=2
-	[fifo_expire_async]=250 [fifo_expire_sync]=125 [low_latency]=1
+	[fifo_expire_async]=250 [fifo_expire_sync]=125 [injection]=1 [low_latency]=1
 	[max_budget]=0 [slice_idle]=8 [slice_idle_us]=8000
 	[strict_guarantees]=0 [timeout_sync]=124)
 # timeout_sync is 125 ms rounded to HZ: 124 at HZ=250 (31 jiffies), as mainline.
@@ -44,6 +44,7 @@ refused 5 max_budget
 refused 1001 slice_idle
 refused 0 timeout_sync
 refused "" strict_guarantees
+refused 2 injection
 
 echo 3 >"$dir/slice_idle"
 check_eq "slice_idle_us follows slice_idle" "$(cat "$dir/slice_idle_us")" 3000
