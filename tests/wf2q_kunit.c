@@ -7,8 +7,8 @@
  *
  * Not covered here: the ioprio-to-weight mapping ((8 - level) * 10) and the
  * budget feedback live in queue.c/dispatch.c, which need the block layer;
- * the stock lane tests them through the module (tests/t/21-ioprio-weights.sh).
- * Burst detection does not exist yet: add its tests here when it does.
+ * the stock lane tests them through the module (tests/t/21-ioprio-weights.sh),
+ * as it does burst detection (heuristics.c; tests/t/33-bursts.sh).
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -93,8 +93,8 @@ static void wf2q_test_timestamps(struct kunit *test)
 	bq_entity_init(b, &env->root, 300, BQ_CLASS_BE);
 	a->budget = 1024;
 	b->budget = 2048;
-	bq_activate(a);
-	bq_activate(b);
+	bq_activate(a, false);
+	bq_activate(b, false);
 	wq_check(test, env, 0, "activate");
 	KUNIT_EXPECT_EQ(test, a->start, 0ULL);
 	KUNIT_EXPECT_EQ(test, a->finish, (1024ULL << BQ_VT_SHIFT) / 100);
@@ -134,7 +134,7 @@ static void wf2q_test_vtime_jump(struct kunit *test)
 
 	bq_entity_init(a, &env->root, 10, BQ_CLASS_BE);
 	a->budget = 100;
-	bq_activate(a);
+	bq_activate(a, false);
 	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
 	bq_charge(a, 100);
 	/* Alone in its tree: V advanced by service / wsum = F - S. */
@@ -276,7 +276,7 @@ static void wq_random_run(struct kunit *test, u64 seed, int ngroups,
 				if (!wq_rand(env, 8))
 					e->new_weight = 1 + wq_rand(env, 1000);
 				start_v = bq_tree_of(e)->vtime;
-				bq_activate(e);
+				bq_activate(e, false);
 				KUNIT_ASSERT_EQ(test, (int)e->where, (int)BQ_ACTIVE);
 				KUNIT_ASSERT_EQ(test, e->weight, e->new_weight);
 				KUNIT_ASSERT_EQ(test, e->finish,
@@ -415,8 +415,8 @@ static void wf2q_test_wrap_order(struct kunit *test)
 	bq_entity_init(b, &env->root, 1, BQ_CLASS_BE);
 	a->budget = 100;	/* finish wraps past 0 */
 	b->budget = 5;		/* finish stays below U64_MAX */
-	bq_activate(a);
-	bq_activate(b);
+	bq_activate(a, false);
+	bq_activate(b, false);
 	KUNIT_EXPECT_LT(test, a->finish, a->start);	/* numerically wrapped */
 	KUNIT_EXPECT_PTR_EQ(test, bq_select(&env->root, 0), b);
 	bq_charge(b, 40);	/* V itself wraps now */
@@ -444,8 +444,8 @@ static void wf2q_test_idle_tree(struct kunit *test)
 	bq_entity_init(b, &env->root, 100, BQ_CLASS_BE);
 	a->budget = 1000;
 	b->budget = 1000;
-	bq_activate(a);
-	bq_activate(b);
+	bq_activate(a, false);
+	bq_activate(b, false);
 	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
 	bq_charge(a, 400);
 	bq_expire(a, false);	/* a empties ahead of V: it waits on the idle tree */
@@ -458,7 +458,7 @@ static void wf2q_test_idle_tree(struct kunit *test)
 
 	/* Back before V reaches F: it restarts from its old finish, no credit. */
 	a->budget = 100;
-	bq_activate(a);
+	bq_activate(a, false);
 	KUNIT_EXPECT_EQ(test, a->start, f_a);
 	bq_deactivate(a);
 	KUNIT_EXPECT_EQ(test, (int)a->where, (int)BQ_IDLE);
@@ -495,8 +495,8 @@ static void wf2q_test_weight_change(struct kunit *test)
 	bq_entity_init(b, &env->root, 100, BQ_CLASS_BE);
 	a->budget = 100;
 	b->budget = 100;
-	bq_activate(a);
-	bq_activate(b);
+	bq_activate(a, false);
+	bq_activate(b, false);
 	a->new_weight = 400;
 	/* Nothing changes while queued. */
 	KUNIT_EXPECT_EQ(test, a->weight, 100U);
@@ -517,7 +517,7 @@ static void wf2q_test_weight_change(struct kunit *test)
 	bq_expire(b, false);
 	b->new_weight = 50;
 	b->budget = 100;
-	bq_activate(b);
+	bq_activate(b, false);
 	KUNIT_EXPECT_EQ(test, b->weight, 50U);
 	KUNIT_EXPECT_EQ(test, tree->wsum, 450ULL);
 	KUNIT_EXPECT_EQ(test, b->finish, b->start + wq_delta(100, 50));
@@ -538,9 +538,9 @@ static void wf2q_test_class_priority(struct kunit *test)
 	bq_entity_init(be, &env->root, 1000, BQ_CLASS_BE);
 	bq_entity_init(idle, &env->root, 1000, BQ_CLASS_IDLE);
 	rt->budget = be->budget = idle->budget = 64;
-	bq_activate(idle);
-	bq_activate(be);
-	bq_activate(rt);
+	bq_activate(idle, false);
+	bq_activate(be, false);
+	bq_activate(rt, false);
 
 	/* RT always wins while busy, however small its weight. */
 	for (i = 0; i < 5; i++) {
@@ -576,8 +576,8 @@ static void wf2q_test_class_change(struct kunit *test)
 	bq_entity_init(a, &env->root, 100, BQ_CLASS_BE);
 	bq_entity_init(b, &env->root, 100, BQ_CLASS_BE);
 	a->budget = b->budget = 100;
-	bq_activate(a);
-	bq_activate(b);
+	bq_activate(a, false);
+	bq_activate(b, false);
 	b->new_class = BQ_CLASS_RT;
 	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
 	bq_charge(a, 100);
@@ -610,7 +610,7 @@ static void wf2q_test_hier_activation(struct kunit *test)
 	bq_entity_init(a, &env->gsd[0], 100, BQ_CLASS_BE);
 	KUNIT_EXPECT_PTR_EQ(test, a->parent, g);
 	a->budget = 256;
-	bq_activate(a);
+	bq_activate(a, false);
 	/* The group is activated with the budget of the child that woke it. */
 	KUNIT_EXPECT_EQ(test, (int)g->where, (int)BQ_ACTIVE);
 	KUNIT_EXPECT_EQ(test, g->budget, 256ULL);
@@ -626,6 +626,50 @@ static void wf2q_test_hier_activation(struct kunit *test)
 	wq_check(test, env, 1, "hier");
 }
 
+/*
+ * bq_peek_near() finds a busy leaf beside the one in service, its siblings
+ * before its groups' siblings, never of the IDLE class, and changes nothing.
+ */
+static void wf2q_test_peek_near(struct kunit *test)
+{
+	struct wq_env *env = wq_env_new(test, 9);
+	struct bq_entity *g = &env->group[0], *a = &env->leaf[0];
+	struct bq_entity *b = &env->leaf[1], *c = &env->leaf[2];
+	struct bq_entity *idle = &env->leaf[3];
+	u64 b_start, b_finish, vtime;
+
+	bq_entity_init(g, &env->root, 100, BQ_CLASS_BE);
+	bq_sched_init(&env->gsd[0], g, &wq_ops, IDLE_WAIT_NS);
+	bq_entity_init(a, &env->gsd[0], 100, BQ_CLASS_BE);
+	bq_entity_init(b, &env->gsd[0], 100, BQ_CLASS_BE);
+	bq_entity_init(c, &env->root, 100, BQ_CLASS_BE);
+	bq_entity_init(idle, &env->gsd[0], 100, BQ_CLASS_IDLE);
+	a->budget = b->budget = c->budget = idle->budget = 64;
+	bq_activate(a, false);
+	bq_activate(idle, false);
+	bq_activate(c, false);
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
+	/* Only an IDLE sibling: the group's sibling c. */
+	KUNIT_EXPECT_PTR_EQ(test, bq_peek_near(a), c);
+	bq_activate(b, false);
+	b_start = b->start;
+	b_finish = b->finish;
+	vtime = env->gsd[0].tree[BQ_CLASS_BE].vtime;
+	/* A BE sibling comes first, and peeking moves nothing. */
+	KUNIT_EXPECT_PTR_EQ(test, bq_peek_near(a), b);
+	KUNIT_EXPECT_EQ(test, (int)b->where, (int)BQ_ACTIVE);
+	KUNIT_EXPECT_EQ(test, b->start, b_start);
+	KUNIT_EXPECT_EQ(test, b->finish, b_finish);
+	KUNIT_EXPECT_EQ(test, env->gsd[0].tree[BQ_CLASS_BE].vtime, vtime);
+	KUNIT_EXPECT_PTR_EQ(test, env->gsd[0].serving, a);
+	wq_check(test, env, 1, "peek");
+	bq_deactivate(b);
+	bq_deactivate(c);
+	/* Nothing but the IDLE leaf: nothing to peek. */
+	KUNIT_EXPECT_NULL(test, bq_peek_near(a));
+	wq_check(test, env, 1, "peek end");
+}
+
 static struct kunit_case wf2q_cases[] = {
 	KUNIT_CASE(wf2q_test_timestamps),
 	KUNIT_CASE(wf2q_test_vtime_jump),
@@ -634,6 +678,7 @@ static struct kunit_case wf2q_cases[] = {
 	KUNIT_CASE(wf2q_test_class_priority),
 	KUNIT_CASE(wf2q_test_class_change),
 	KUNIT_CASE(wf2q_test_hier_activation),
+	KUNIT_CASE(wf2q_test_peek_near),
 	KUNIT_CASE(wf2q_test_wrap_order),
 	KUNIT_CASE(wf2q_test_random_flat),
 	KUNIT_CASE(wf2q_test_random_classes),
