@@ -65,6 +65,7 @@ enum bq_queue_flag {
 	BQ_JUST_CREATED,	/* not activated yet: burst detection pending */
 	BQ_IN_LARGE_BURST,	/* created in a large burst: not raised */
 	BQ_SLOT_CLOCK_WAIT,	/* in service, no request completed yet */
+	BQ_IDLED_IN_VAIN,	/* its last slot ended waiting for it */
 };
 
 enum bq_wr_kind {
@@ -138,6 +139,9 @@ struct bq_queue {
 	unsigned long inject_base_at;	/* jiffies: when it was last measured */
 	unsigned long inject_lowered_at; /* jiffies: limit last lowered */
 	u64 inject_debt;		/* sectors injected, charged at next slot */
+	struct bq_queue *waker;		/* whose I/O wakes this one; a reference */
+	const struct bq_queue *waker_candidate;	/* identity only, no reference */
+	unsigned int waker_hits;	/* wake-ups in a row by the candidate */
 	unsigned int wr_starts;		/* raising periods started, debugfs */
 };
 
@@ -202,6 +206,8 @@ struct bqd {
 	struct request *probe_rq;		/* timed request of @serving */
 	u64 probe_ns;				/* its dispatch time */
 	unsigned int probe_injected;		/* injected requests in the driver then */
+	struct bq_queue *last_completed;	/* sync; no reference: cleared when freed */
+	u64 last_completed_ns;
 
 	/* Peak rate estimation (sectors/s), see dispatch.c. */
 	u64 peak_rate;
@@ -246,6 +252,8 @@ struct bqd {
 	u64 injections;				/* requests injected */
 	u64 inject_samples[2];			/* probes: [0] alone, [1] beside injected */
 	u64 inject_lowered;			/* limits lowered by a slow probe */
+	u64 wakers_found;			/* waker links made */
+	u64 waker_injections;			/* requests injected from a waker */
 
 	struct bq_tunables tun;
 };
@@ -305,6 +313,7 @@ void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 struct request *bq_dispatch(struct bqd *bqd, u64 now_ns);
 void bq_queue_lost_request(struct bqd *bqd, struct bq_queue *bqq);
 void bq_queue_exited(struct bqd *bqd, struct bq_queue *bqq);
+void bq_waker_forget(struct bqd *bqd, struct bq_queue *bqq);
 void bq_completed(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 		  u64 now_ns);
 void bq_update_work_ready(struct bqd *bqd);

@@ -67,11 +67,12 @@ static void bq_show_queue(struct seq_file *m, struct bq_queue *bqq, u64 now)
 		   bqq->dispatched, hweight32(bqq->seek_history) > 4,
 		   test_bit(BQ_IDLE_WINDOW, &bqq->flags),
 		   div_u64(bqq->ttime_mean_ns, NSEC_PER_USEC));
-	seq_printf(m, " raising %s wr_left_ms %llu wr_starts %u large_burst %d io_bound %d cycle_rate %llu inject_limit %u inject_base_us %llu\n",
+	seq_printf(m, " raising %s wr_left_ms %llu wr_starts %u large_burst %d io_bound %d cycle_rate %llu inject_limit %u inject_base_us %llu waker %d\n",
 		   bq_wr_names[bqq->wr_kind], left_ms, bqq->wr_starts,
 		   test_bit(BQ_IN_LARGE_BURST, &bqq->flags),
 		   test_bit(BQ_IO_BOUND, &bqq->flags), bqq->cycle_rate,
-		   bqq->inject_limit, div_u64(bqq->inject_base_ns, NSEC_PER_USEC));
+		   bqq->inject_limit, div_u64(bqq->inject_base_ns, NSEC_PER_USEC),
+		   bqq->waker ? bqq->waker->pid : 0);
 }
 
 static int bq_queues_show(void *data, struct seq_file *m)
@@ -116,6 +117,8 @@ static int bq_stats_show(void *data, struct seq_file *m)
 		   bqd->weights.distinct, bq_symmetric(bqd));
 	seq_printf(m, "injections %llu\ninjected_in_driver %u\n",
 		   bqd->injections, bqd->injected_in_driver);
+	seq_printf(m, "wakers_found %llu\nwaker_injections %llu\n",
+		   bqd->wakers_found, bqd->waker_injections);
 	seq_printf(m, "inject_probes_alone %llu\ninject_probes_beside %llu\ninject_lowered %llu\ninject_probe_pending %d\n",
 		   bqd->inject_samples[0], bqd->inject_samples[1],
 		   bqd->inject_lowered, !!bqd->probe_rq);

@@ -61,6 +61,16 @@
  * lowered to zero is tried again at one after a second; a base service
  * time older than two seconds is measured again before more injection.
  */
+/*
+ * Waker detection: a sync queue that, three times in a row, was waited for
+ * in vain (its slot ended with the idling timeout) and then got its next
+ * request within 4 ms of a completion of one same other queue, is that
+ * queue's wakee: it was waiting for that queue's I/O, which the idling
+ * held back.  A queue that merely follows a busy neighbour's completions
+ * is not waited for in vain, so it is not taken for a wakee.
+ */
+#define BQ_WAKER_HITS			3
+#define BQ_WAKER_WINDOW_NS		(4 * NSEC_PER_MSEC)
 #define BQ_INJECT_MAX			16
 #define BQ_INJECT_RETRY_MS		1000
 #define BQ_INJECT_BASE_AGE_MS		2000
@@ -140,13 +150,30 @@ static bool bq_may_inject(const struct bqd *bqd)
 			   msecs_to_jiffies(BQ_INJECT_BASE_AGE_MS));
 }
 
+/*
+ * While the device is held for a queue, its waker's requests go first,
+ * on any device: they are what the queue waits for (a process in fsync
+ * waits for the journal thread's commit; a pipeline stage for the one
+ * before).  Without this, each of them would wait out the idling.
+ */
+static struct bq_queue *bq_waker_ready(const struct bqd *bqd)
+{
+	struct bq_queue *waker = bqd->serving->waker;
+
+	if (!waker || !waker->queued || !bqd->tun.injection ||
+	    bqd->tun.strict_guarantees)
+		return NULL;
+	return waker;
+}
+
 void bq_update_work_ready(struct bqd *bqd)
 {
 	bool ready;
 
 	lockdep_assert_held(&bqd->lock);
 	ready = !list_empty(&bqd->dispatch) ||
-		(bqd->queued && (!bqd->idling || bq_may_inject(bqd)) &&
+		(bqd->queued &&
+		 (!bqd->idling || bq_waker_ready(bqd) || bq_may_inject(bqd)) &&
 		 !(bqd->tun.strict_guarantees && bqd->in_driver));
 	WRITE_ONCE(bqd->work_ready, ready);
 }
@@ -384,6 +411,49 @@ static bool bq_may_preempt(const struct bqd *bqd, const struct bq_queue *bqq)
 	return bqq->wr_kind > serving->wr_kind;
 }
 
+/*
+ * @bqq had nothing queued or in flight and got a request at @now_ns: was
+ * it woken by the last sync queue to complete a request?  The candidate
+ * is only compared, never followed; the waker link holds a reference.
+ */
+static void bq_waker_detect(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
+{
+	struct bq_queue *last = bqd->last_completed;
+
+	if (!test_and_clear_bit(BQ_IDLED_IN_VAIN, &bqq->flags))
+		return;
+	if (!last || last == bqq || test_bit(BQ_OOM, &bqq->flags) ||
+	    now_ns < bqd->last_completed_ns ||
+	    now_ns - bqd->last_completed_ns > BQ_WAKER_WINDOW_NS) {
+		bqq->waker_hits = 0;
+		return;
+	}
+	if (bqq->waker_candidate != last || !bqq->waker_hits) {
+		bqq->waker_candidate = last;
+		bqq->waker_hits = 1;
+		return;
+	}
+	if (++bqq->waker_hits < BQ_WAKER_HITS || bqq->waker == last)
+		return;
+	bq_waker_forget(bqd, bqq);
+	bq_get_queue(last);
+	bqq->waker = last;
+	bqd->wakers_found++;
+}
+
+/* Drop @bqq's waker link, and any other record of it as a waker. */
+void bq_waker_forget(struct bqd *bqd, struct bq_queue *bqq)
+{
+	struct bq_queue *waker = bqq->waker;
+
+	lockdep_assert_held(&bqd->lock);
+	if (bqd->last_completed == bqq)
+		bqd->last_completed = NULL;
+	bqq->waker = NULL;
+	if (waker)
+		bq_put_queue(waker);
+}
+
 /* A queue got a request: think time, wake idling, activation. */
 void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 			  struct request *rq)
@@ -391,8 +461,11 @@ void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 	bool preempt;
 
 	lockdep_assert_held(&bqd->lock);
-	if (bq_sync(bqq))
+	if (bq_sync(bqq)) {
 		bq_sample_arrival(bqd, bqq, rq);
+		if (bqq->queued == 1 && !bqq->dispatched)
+			bq_waker_detect(bqd, bqq, rq->start_time_ns);
+	}
 	bq_weight_count(bqd, bqq);
 	if (bqq == bqd->serving) {
 		bq_stop_idling(bqd);
@@ -574,8 +647,8 @@ static void bq_serve(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 }
 
 /*
- * A request of a queue near the one in service, which is waited for, when
- * bq_may_inject() allows.  A queue emptied by injection leaves the trees
+ * A request of the waker of the queue in service, which is waited for, or
+ * of a queue near it when bq_may_inject() allows.  A queue emptied by injection leaves the trees
  * like one whose last request was merged away.
  */
 static struct request *bq_inject(struct bqd *bqd, u64 now_ns)
@@ -584,12 +657,17 @@ static struct request *bq_inject(struct bqd *bqd, u64 now_ns)
 	struct bq_queue *bqq;
 	struct request *rq;
 
-	if (!bq_may_inject(bqd))
-		return NULL;
-	entity = bq_peek_near(&bqd->serving->entity);
-	if (!entity)
-		return NULL;
-	bqq = bq_queue_of(entity);
+	bqq = bq_waker_ready(bqd);
+	if (bqq) {
+		bqd->waker_injections++;
+	} else {
+		if (!bq_may_inject(bqd))
+			return NULL;
+		entity = bq_peek_near(&bqd->serving->entity);
+		if (!entity)
+			return NULL;
+		bqq = bq_queue_of(entity);
+	}
 	rq = bq_next_request(bqq);
 	if (WARN_ON_ONCE(!rq))
 		return NULL;
@@ -644,6 +722,10 @@ void bq_completed(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 	if (!now_ns)
 		return;
 	bqq->last_completion_ns = now_ns;
+	if (bq_sync(bqq) && !test_bit(BQ_OOM, &bqq->flags)) {
+		bqd->last_completed = bqq;
+		bqd->last_completed_ns = now_ns;
+	}
 	if (bqq == bqd->serving &&
 	    test_and_clear_bit(BQ_SLOT_CLOCK_WAIT, &bqq->flags))
 		bq_start_slot_clock(bqd, bqq, now_ns);
@@ -677,6 +759,7 @@ void bq_queue_exited(struct bqd *bqd, struct bq_queue *bqq)
 {
 	lockdep_assert_held(&bqd->lock);
 	clear_bit(BQ_IDLE_WINDOW, &bqq->flags);
+	bq_waker_forget(bqd, bqq);
 	if (bqd->serving == bqq && !bqq->queued && !bqq->dispatched)
 		bq_expire_serving(bqd, BQ_EXP_EMPTY, ktime_get_ns());
 }
@@ -691,6 +774,7 @@ static enum hrtimer_restart bq_idle_timer_fn(struct hrtimer *timer)
 	if (bqd->idling && bqd->serving && !bqd->serving->queued &&
 	    !bqd->serving->dispatched) {
 		bqd->idle_timeouts++;
+		set_bit(BQ_IDLED_IN_VAIN, &bqd->serving->flags);
 		trace_bfq_ng_idle(BQ_TRACE_DEV(bqd), bqd->serving->pid, true);
 		bq_expire_serving(bqd, BQ_EXP_TOO_IDLE, ktime_get_ns());
 		bq_update_work_ready(bqd);

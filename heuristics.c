@@ -334,6 +334,7 @@ void bq_heuristics_forget(struct bqd *bqd, struct bq_queue *bqq)
 	}
 	bq_weight_uncount(bqd, bqq);
 	bq_wr_end(bqd, bqq);
+	bq_waker_forget(bqd, bqq);
 }
 
 /**
