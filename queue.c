@@ -547,7 +547,22 @@ void bq_async_table_drop(struct bq_async_table *table)
 /* Teardown: no request is left; drop the async table and idle entities. */
 void bq_queues_exit(struct bqd *bqd)
 {
+	struct bq_queue *bqq;
+
 	lockdep_assert_held(&bqd->lock);
+	/*
+	 * Every queue's waker link went when its process left it (exit_icq
+	 * runs first); one left would hold its waker forever, so it is a bug
+	 * and is dropped.  A dropped link may free any queue of the list:
+	 * start over each time.
+	 */
+restart:
+	list_for_each_entry(bqq, &bqd->all_queues, all_node) {
+		if (WARN_ON_ONCE(bqq->waker)) {
+			bq_waker_forget(bqd, bqq);
+			goto restart;
+		}
+	}
 	bq_async_table_drop(&bqd->async);
 	bq_forget_idle(&bqd->root);
 }
