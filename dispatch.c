@@ -64,13 +64,15 @@
 /*
  * Waker detection: a sync queue that, three times in a row, was waited for
  * in vain (its slot ended with the idling timeout) and then got its next
- * request within 4 ms of a completion of one same other queue, is that
- * queue's wakee: it was waiting for that queue's I/O, which the idling
- * held back.  A queue that merely follows a busy neighbour's completions
- * is not waited for in vain, so it is not taken for a wakee.
+ * request within 4 ms of a completion that left one same other queue with
+ * nothing to do, that queue still quiet, is that queue's wakee: it was
+ * waiting for that queue's I/O, which the idling held back.  A busy
+ * neighbour, whose completions leave it with more to do, is not a waker.
  */
 #define BQ_WAKER_HITS			3
 #define BQ_WAKER_WINDOW_NS		(4 * NSEC_PER_MSEC)
+/* A queue back within this many slice_idle of its last completion resumes. */
+#define BQ_HOLE_IDLES			3
 #define BQ_INJECT_MAX			16
 #define BQ_INJECT_RETRY_MS		1000
 #define BQ_INJECT_BASE_AGE_MS		2000
@@ -423,6 +425,7 @@ static void bq_waker_detect(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
 	if (!test_and_clear_bit(BQ_IDLED_IN_VAIN, &bqq->flags))
 		return;
 	if (!last || last == bqq || test_bit(BQ_OOM, &bqq->flags) ||
+	    last->queued || last->dispatched ||
 	    now_ns < bqd->last_completed_ns ||
 	    now_ns - bqd->last_completed_ns > BQ_WAKER_WINDOW_NS) {
 		bqq->waker_hits = 0;
@@ -454,6 +457,20 @@ void bq_waker_forget(struct bqd *bqd, struct bq_queue *bqq)
 		bq_put_queue(waker);
 }
 
+/*
+ * A sync queue back with a request within three slice_idle of its last
+ * completion had a hole in its service rather than nothing to do: it
+ * keeps its place (bq_activate's @resume).
+ */
+static bool bq_in_hole(const struct bqd *bqd, const struct bq_queue *bqq,
+		       const struct request *rq)
+{
+	return bq_sync(bqq) && bqq->last_completion_ns &&
+	       rq->start_time_ns > bqq->last_completion_ns &&
+	       rq->start_time_ns - bqq->last_completion_ns <=
+	       BQ_HOLE_IDLES * bqd->tun.slice_idle_ns;
+}
+
 /* A queue got a request: think time, wake idling, activation. */
 void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 			  struct request *rq)
@@ -482,7 +499,7 @@ void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 			      bqq->entity.new_weight, bqq->entity.budget,
 			      preempt);
 	/* A queue that preempts is the one served next. */
-	bq_activate(&bqq->entity, preempt);
+	bq_activate(&bqq->entity, preempt, bq_in_hole(bqd, bqq, rq));
 	if (preempt) {
 		bqd->preemptions++;
 		bq_expire_serving(bqd, BQ_EXP_PREEMPTED, rq->start_time_ns);
@@ -722,7 +739,9 @@ void bq_completed(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 	if (!now_ns)
 		return;
 	bqq->last_completion_ns = now_ns;
-	if (bq_sync(bqq) && !test_bit(BQ_OOM, &bqq->flags)) {
+	/* A completion that left its queue with nothing to do may wake. */
+	if (bq_sync(bqq) && !test_bit(BQ_OOM, &bqq->flags) &&
+	    !bqq->queued && !bqq->dispatched) {
 		bqd->last_completed = bqq;
 		bqd->last_completed_ns = now_ns;
 	}

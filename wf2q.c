@@ -178,19 +178,35 @@ static void bq_stamp(struct bq_entity *entity, u64 start, bool urgent)
 	bq_active_add(tree, entity);
 }
 
+/*
+ * Start of an entity back after its tree's virtual time passed its finish:
+ * the virtual time, unless the entity resumes after a short hole in its
+ * service.  Then it keeps its old finish as its start, if that is at most
+ * one budget behind: the hole costs it nothing and gains it one slot at most.
+ */
+static u64 bq_restart(const struct bq_entity *entity, u64 vtime, bool resume)
+{
+	if (resume && bq_vt_before(entity->finish, vtime) &&
+	    vtime - entity->finish <= bq_delta(entity->budget, entity->weight))
+		return entity->finish;
+	return vtime;
+}
+
 /**
  * bq_activate - an idle entity has work: queue it and its idle ancestors
  * @entity: a leaf whose budget is set
  * @urgent: to be served next (see bq_stamp)
+ * @resume: the leaf comes back after a short hole in its service (see
+ *	bq_restart); ignored if its class changed
  *
  * Stops at the first ancestor already scheduled.  Groups inherit the
  * budget of the child that woke them.
  */
-void bq_activate(struct bq_entity *entity, bool urgent)
+void bq_activate(struct bq_entity *entity, bool urgent, bool resume)
 {
 	u64 budget = entity->budget;
 
-	for (; entity; entity = entity->parent) {
+	for (; entity; entity = entity->parent, resume = false) {
 		struct bq_tree *tree;
 		u64 start;
 
@@ -206,14 +222,18 @@ void bq_activate(struct bq_entity *entity, bool urgent)
 					      entity->finish))
 				start = entity->finish;
 			else
-				start = bq_tree_of(entity)->vtime;
+				start = bq_restart(entity,
+						   bq_tree_of(entity)->vtime,
+						   resume);
 		} else {
+			bool moved;
+
 			if (entity->sd->ops && entity->sd->ops->acquired)
 				entity->sd->ops->acquired(entity);
-			bq_apply_changes(entity, false);
+			moved = bq_apply_changes(entity, false);
 			tree = bq_tree_of(entity);
 			tree->wsum += entity->weight;
-			start = tree->vtime;
+			start = bq_restart(entity, tree->vtime, resume && !moved);
 		}
 		bq_stamp(entity, start, urgent);
 	}

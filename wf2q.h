@@ -96,7 +96,7 @@ void bq_entity_init(struct bq_entity *entity, struct bq_sched *sd,
 		    unsigned int weight, enum bq_class class);
 bool bq_sched_busy(const struct bq_sched *sd);
 
-void bq_activate(struct bq_entity *entity, bool urgent);
+void bq_activate(struct bq_entity *entity, bool urgent, bool resume);
 void bq_charge(struct bq_entity *entity, u64 sectors);
 struct bq_entity *bq_select(struct bq_sched *root, u64 now_ns);
 struct bq_entity *bq_peek_near(struct bq_entity *serving);

@@ -93,8 +93,8 @@ static void wf2q_test_timestamps(struct kunit *test)
 	bq_entity_init(b, &env->root, 300, BQ_CLASS_BE);
 	a->budget = 1024;
 	b->budget = 2048;
-	bq_activate(a, false);
-	bq_activate(b, false);
+	bq_activate(a, false, false);
+	bq_activate(b, false, false);
 	wq_check(test, env, 0, "activate");
 	KUNIT_EXPECT_EQ(test, a->start, 0ULL);
 	KUNIT_EXPECT_EQ(test, a->finish, (1024ULL << BQ_VT_SHIFT) / 100);
@@ -134,7 +134,7 @@ static void wf2q_test_vtime_jump(struct kunit *test)
 
 	bq_entity_init(a, &env->root, 10, BQ_CLASS_BE);
 	a->budget = 100;
-	bq_activate(a, false);
+	bq_activate(a, false, false);
 	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
 	bq_charge(a, 100);
 	/* Alone in its tree: V advanced by service / wsum = F - S. */
@@ -276,7 +276,7 @@ static void wq_random_run(struct kunit *test, u64 seed, int ngroups,
 				if (!wq_rand(env, 8))
 					e->new_weight = 1 + wq_rand(env, 1000);
 				start_v = bq_tree_of(e)->vtime;
-				bq_activate(e, false);
+				bq_activate(e, false, false);
 				KUNIT_ASSERT_EQ(test, (int)e->where, (int)BQ_ACTIVE);
 				KUNIT_ASSERT_EQ(test, e->weight, e->new_weight);
 				KUNIT_ASSERT_EQ(test, e->finish,
@@ -415,8 +415,8 @@ static void wf2q_test_wrap_order(struct kunit *test)
 	bq_entity_init(b, &env->root, 1, BQ_CLASS_BE);
 	a->budget = 100;	/* finish wraps past 0 */
 	b->budget = 5;		/* finish stays below U64_MAX */
-	bq_activate(a, false);
-	bq_activate(b, false);
+	bq_activate(a, false, false);
+	bq_activate(b, false, false);
 	KUNIT_EXPECT_LT(test, a->finish, a->start);	/* numerically wrapped */
 	KUNIT_EXPECT_PTR_EQ(test, bq_select(&env->root, 0), b);
 	bq_charge(b, 40);	/* V itself wraps now */
@@ -444,8 +444,8 @@ static void wf2q_test_idle_tree(struct kunit *test)
 	bq_entity_init(b, &env->root, 100, BQ_CLASS_BE);
 	a->budget = 1000;
 	b->budget = 1000;
-	bq_activate(a, false);
-	bq_activate(b, false);
+	bq_activate(a, false, false);
+	bq_activate(b, false, false);
 	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
 	bq_charge(a, 400);
 	bq_expire(a, false);	/* a empties ahead of V: it waits on the idle tree */
@@ -458,7 +458,7 @@ static void wf2q_test_idle_tree(struct kunit *test)
 
 	/* Back before V reaches F: it restarts from its old finish, no credit. */
 	a->budget = 100;
-	bq_activate(a, false);
+	bq_activate(a, false, false);
 	KUNIT_EXPECT_EQ(test, a->start, f_a);
 	bq_deactivate(a);
 	KUNIT_EXPECT_EQ(test, (int)a->where, (int)BQ_IDLE);
@@ -495,8 +495,8 @@ static void wf2q_test_weight_change(struct kunit *test)
 	bq_entity_init(b, &env->root, 100, BQ_CLASS_BE);
 	a->budget = 100;
 	b->budget = 100;
-	bq_activate(a, false);
-	bq_activate(b, false);
+	bq_activate(a, false, false);
+	bq_activate(b, false, false);
 	a->new_weight = 400;
 	/* Nothing changes while queued. */
 	KUNIT_EXPECT_EQ(test, a->weight, 100U);
@@ -517,7 +517,7 @@ static void wf2q_test_weight_change(struct kunit *test)
 	bq_expire(b, false);
 	b->new_weight = 50;
 	b->budget = 100;
-	bq_activate(b, false);
+	bq_activate(b, false, false);
 	KUNIT_EXPECT_EQ(test, b->weight, 50U);
 	KUNIT_EXPECT_EQ(test, tree->wsum, 450ULL);
 	KUNIT_EXPECT_EQ(test, b->finish, b->start + wq_delta(100, 50));
@@ -538,9 +538,9 @@ static void wf2q_test_class_priority(struct kunit *test)
 	bq_entity_init(be, &env->root, 1000, BQ_CLASS_BE);
 	bq_entity_init(idle, &env->root, 1000, BQ_CLASS_IDLE);
 	rt->budget = be->budget = idle->budget = 64;
-	bq_activate(idle, false);
-	bq_activate(be, false);
-	bq_activate(rt, false);
+	bq_activate(idle, false, false);
+	bq_activate(be, false, false);
+	bq_activate(rt, false, false);
 
 	/* RT always wins while busy, however small its weight. */
 	for (i = 0; i < 5; i++) {
@@ -576,8 +576,8 @@ static void wf2q_test_class_change(struct kunit *test)
 	bq_entity_init(a, &env->root, 100, BQ_CLASS_BE);
 	bq_entity_init(b, &env->root, 100, BQ_CLASS_BE);
 	a->budget = b->budget = 100;
-	bq_activate(a, false);
-	bq_activate(b, false);
+	bq_activate(a, false, false);
+	bq_activate(b, false, false);
 	b->new_class = BQ_CLASS_RT;
 	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
 	bq_charge(a, 100);
@@ -610,7 +610,7 @@ static void wf2q_test_hier_activation(struct kunit *test)
 	bq_entity_init(a, &env->gsd[0], 100, BQ_CLASS_BE);
 	KUNIT_EXPECT_PTR_EQ(test, a->parent, g);
 	a->budget = 256;
-	bq_activate(a, false);
+	bq_activate(a, false, false);
 	/* The group is activated with the budget of the child that woke it. */
 	KUNIT_EXPECT_EQ(test, (int)g->where, (int)BQ_ACTIVE);
 	KUNIT_EXPECT_EQ(test, g->budget, 256ULL);
@@ -645,13 +645,13 @@ static void wf2q_test_peek_near(struct kunit *test)
 	bq_entity_init(c, &env->root, 100, BQ_CLASS_BE);
 	bq_entity_init(idle, &env->gsd[0], 100, BQ_CLASS_IDLE);
 	a->budget = b->budget = c->budget = idle->budget = 64;
-	bq_activate(a, false);
-	bq_activate(idle, false);
-	bq_activate(c, false);
+	bq_activate(a, false, false);
+	bq_activate(idle, false, false);
+	bq_activate(c, false, false);
 	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
 	/* Only an IDLE sibling: the group's sibling c. */
 	KUNIT_EXPECT_PTR_EQ(test, bq_peek_near(a), c);
-	bq_activate(b, false);
+	bq_activate(b, false, false);
 	b_start = b->start;
 	b_finish = b->finish;
 	vtime = env->gsd[0].tree[BQ_CLASS_BE].vtime;
@@ -670,6 +670,57 @@ static void wf2q_test_peek_near(struct kunit *test)
 	wq_check(test, env, 1, "peek end");
 }
 
+/*
+ * An entity resuming after a short hole keeps its old finish as its start,
+ * however far the virtual time moved, as long as that is within one budget
+ * of it; otherwise, or without @resume, it starts at the virtual time.
+ */
+static void wf2q_test_resume(struct kunit *test)
+{
+	struct wq_env *env = wq_env_new(test, 10);
+	struct bq_entity *a = &env->leaf[0], *b = &env->leaf[1];
+	struct bq_tree *tree = &env->root.tree[BQ_CLASS_BE];
+	u64 finish;
+
+	bq_entity_init(a, &env->root, 100, BQ_CLASS_BE);
+	bq_entity_init(b, &env->root, 100, BQ_CLASS_BE);
+	a->budget = b->budget = 100;
+	bq_activate(a, false, false);
+	bq_activate(b, false, false);
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
+	bq_charge(a, 50);
+	bq_expire(a, false);		/* a empties: a hole in its service */
+	finish = a->finish;
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), b);
+	bq_charge(b, 100);		/* vtime moves past a's finish */
+	bq_expire(b, true);
+	KUNIT_ASSERT_TRUE(test, bq_vt_before(finish, tree->vtime));
+	bq_activate(a, false, true);
+	KUNIT_EXPECT_EQ(test, a->start, finish);
+	wq_check(test, env, 0, "resume");
+	/* Served first: its finish is now the earliest. */
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
+	bq_charge(a, 100);
+	bq_expire(a, false);
+	finish = a->finish;
+	/* Without @resume: the virtual time. */
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), b);
+	bq_charge(b, 100);
+	bq_expire(b, true);
+	KUNIT_ASSERT_TRUE(test, bq_vt_before(finish, tree->vtime));
+	bq_activate(a, false, false);
+	KUNIT_EXPECT_EQ(test, a->start, tree->vtime);
+	bq_deactivate(a);
+	/* More than one budget behind: the virtual time, even with @resume. */
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), b);
+	bq_charge(b, 1000);
+	bq_expire(b, true);
+	KUNIT_ASSERT_TRUE(test, tree->vtime - a->finish > wq_delta(100, 100));
+	bq_activate(a, false, true);
+	KUNIT_EXPECT_EQ(test, a->start, tree->vtime);
+	wq_check(test, env, 0, "resume end");
+}
+
 static struct kunit_case wf2q_cases[] = {
 	KUNIT_CASE(wf2q_test_timestamps),
 	KUNIT_CASE(wf2q_test_vtime_jump),
@@ -679,6 +730,7 @@ static struct kunit_case wf2q_cases[] = {
 	KUNIT_CASE(wf2q_test_class_change),
 	KUNIT_CASE(wf2q_test_hier_activation),
 	KUNIT_CASE(wf2q_test_peek_near),
+	KUNIT_CASE(wf2q_test_resume),
 	KUNIT_CASE(wf2q_test_wrap_order),
 	KUNIT_CASE(wf2q_test_random_flat),
 	KUNIT_CASE(wf2q_test_random_classes),
