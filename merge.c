@@ -365,14 +365,13 @@ struct bq_queue *bq_coop_follow(struct bqd *bqd, struct bq_io_cq *bic,
 
 	lockdep_assert_held(&bqd->lock);
 	*left = NULL;
-	if (to != bqq) {
-		if (to->procs && to->group == bqq->group) {
-			bq_coop_join(bqd, bic, to, false);
-			bqq = to;
-		} else {
-			bq_coop_unlink(bqd, bqq);
-			bq_pos_update(bqd, bqq);
-		}
+	if (to != bqq && (!to->procs || to->group != bqq->group)) {
+		/* Gone away, or moved (idle) to another group: stay. */
+		bq_coop_unlink(bqd, bqq);
+		bq_pos_update(bqd, bqq);
+	} else if (to != bqq && to->group == bqg) {
+		bq_coop_join(bqd, bic, to, false);
+		bqq = to;
 	}
 	if (bqq->procs == 1) {
 		/* The others left: the queue is this process's own again. */
@@ -404,9 +403,10 @@ struct bq_queue *bq_coop_follow(struct bqd *bqd, struct bq_io_cq *bic,
  *	NULL for a process's first queue
  * @now_ns: the arrival of the request that needed the queue
  *
- * A queue split off a shared one takes back the process's saved state and
- * the shared queue's seek history (so it is not merged again at once).  A
- * first queue may be a stable merge candidate.
+ * A queue split off a shared one takes back the process's saved state, and
+ * the shared queue's age: it is past the time to join another queue, so it
+ * is not merged again at once.  A first queue may be a stable merge
+ * candidate.
  */
 void bq_coop_created(struct bqd *bqd, struct bq_io_cq *bic,
 		     struct bq_queue *bqq, struct bq_queue *left, u64 now_ns)
@@ -418,7 +418,7 @@ void bq_coop_created(struct bqd *bqd, struct bq_io_cq *bic,
 	bic->stable = false;
 	if (left) {
 		if (!test_bit(BQ_OOM, &bqq->flags)) {
-			bqq->seek_history = left->seek_history;
+			bqq->created_ns = left->created_ns;
 			clear_bit(BQ_JUST_CREATED, &bqq->flags);
 			bq_state_restore(bqd, bic, bqq, now_ns);
 		}
@@ -506,7 +506,9 @@ struct bq_queue *bq_coop_bio(struct bqd *bqd, struct bq_queue *bqq,
 	struct bq_queue *to;
 
 	lockdep_assert_held(&bqd->lock);
-	if (!bqq || !bqd->tun.queue_merging)
+	/* A process that changed group leaves its queue at its next request. */
+	if (!bqq || !bqd->tun.queue_merging ||
+	    bqq->group != bq_group_for_bio(bqd, bio))
 		return bqq;
 	to = bq_chain_end(bqq);
 	if (to != bqq)
