@@ -349,8 +349,6 @@ void bq_queue_exited(struct bqd *bqd, struct bq_queue *bqq);
 void bq_completed(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns);
 void bq_update_work_ready(struct bqd *bqd);
 void bq_update_max_budget(struct bqd *bqd);
-bool bq_idling_boosts_throughput(const struct bqd *bqd,
-				 const struct bq_queue *bqq);
 extern const char *const bq_expire_names[BQ_NR_EXPIRE_REASONS];
 
 /* heuristics.c */

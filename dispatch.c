@@ -61,10 +61,10 @@ const char *const bq_expire_names[BQ_NR_EXPIRE_REASONS] = {
 /*
  * Waiting for @bqq's next request pays in throughput: a sequential reader
  * with a short think time, whose locality a disk or a device without
- * internal queueing rewards.  Also asked by merge.c before a stable merge.
+ * internal queueing rewards.
  */
-bool bq_idling_boosts_throughput(const struct bqd *bqd,
-				 const struct bq_queue *bqq)
+static bool bq_idling_boosts_throughput(const struct bqd *bqd,
+					const struct bq_queue *bqq)
 {
 	bool nonrot = blk_queue_nonrot(bqd->queue);
 

@@ -14,9 +14,10 @@
  * where they go (merge_into).  Links only ever point to a queue without one,
  * so following a chain ends, and no chain loops.
  *
- * A shared queue that turns seeky (its seeks counted against the distance
- * that made its processes cooperate, not the usual one: independent readers
- * drift apart a little) no longer gains from sharing: each process
+ * A shared queue that turns seeky no longer gains from sharing (its
+ * processes went random, or drifted apart, and their union is no longer
+ * sequential; its seeks are counted against the distance that made its
+ * processes cooperate, not the usual one): each process
  * leaves it at its next request for a queue of its own, with the state its
  * queue had when it joined (think time, idle window, I/O-boundness, raising,
  * burst membership), saved in its icq.  A process that changes group or
@@ -28,7 +29,7 @@
  * Stable merge: queues created within BQ_STABLE_GAP_NS of one another by the
  * same group at the same ioprio are likely the threads of one task.  After
  * BQ_STABLE_OBSERVE_NS the later one joins the earlier one, unless idling for
- * it pays (a sequential reader with a short think time) or it is raised.
+ * it pays (a sequential reader with a short think time).
  * A stably merged process is not split.
  *
  * Where: early merging pays where the device does not reorder requests by
@@ -437,9 +438,22 @@ void bq_coop_created(struct bqd *bqd, struct bq_io_cq *bic,
 }
 
 /*
+ * Idling for @bqq is what it needs: a sequential reader with a short think
+ * time, on a device that does not reorder by itself.  Unlike the idling
+ * decision (dispatch.c) this ignores bursts: a large burst of such readers
+ * is not idled for, but it is better served apart all the same.
+ */
+static bool bq_stable_needs_idling(const struct bqd *bqd,
+				   const struct bq_queue *bqq)
+{
+	return test_bit(BQ_IDLE_WINDOW, &bqq->flags) && !bq_seeky(bqq) &&
+	       !(bqd->hw_tag && blk_queue_nonrot(bqd->queue));
+}
+
+/*
  * The queue @bqq should stably merge into, now that it has been observed:
- * none if idling for it pays (then it is better alone) or it is raised.
- * The candidate is dropped either way.
+ * none if idling is what it needs (then it is better alone).  The candidate
+ * is dropped either way.
  */
 static struct bq_queue *bq_stable_target(struct bqd *bqd,
 					 struct bq_queue *bqq, u64 now_ns)
@@ -453,9 +467,9 @@ static struct bq_queue *bq_stable_target(struct bqd *bqd,
 	bqq->stable_with = NULL;
 	to = bq_chain_end(cand);
 	ok = to != bqq && to->procs && to->group == bqq->group &&
-	     to->ioprio == bqq->ioprio && !bqq->wr_kind &&
+	     to->ioprio == bqq->ioprio &&
 	     IOPRIO_PRIO_CLASS(bqq->ioprio) != IOPRIO_CLASS_IDLE &&
-	     !bq_idling_boosts_throughput(bqd, bqq);
+	     !bq_stable_needs_idling(bqd, bqq);
 	/* @to, when ok, is alive through its processes' icqs. */
 	bq_put_queue(cand);
 	return ok ? to : NULL;
