@@ -51,8 +51,14 @@ pair() {
 read -r most joins < <(pair - - --rw=read:16k --direct=1)
 check_eq "control: readers in one group share a queue (most processes in a queue)" "$most" 2
 check_ge "control: processes that joined a queue" "$joins" 1
+T=/sys/kernel/tracing
+[ -d "$T/events" ] || mount -t tracefs nodev "$T"
 if cg_init && cg_make eqa && cg_make eqb; then
+	echo >"$T/trace"
+	echo 1 >"$T/events/bfq_ng/bfq_ng_coop/enable"
 	read -r most joins < <(pair eqa eqb --rw=read:16k --direct=1)
+	echo 0 >"$T/events/bfq_ng/bfq_ng_coop/enable"
+	grep bfq_ng_coop "$T/trace" | head -n 5 | while read -r l; do diag "$l"; done
 	check_eq "readers in two cgroups: most processes in a queue" "$most" 1
 	check_eq "readers in two cgroups: processes that joined a queue" "$joins" 0
 else
