@@ -437,7 +437,7 @@ static inline struct bq_async_table *bq_group_async(struct bqd *bqd,
 }
 
 static inline struct rb_root *bq_group_pos_tree(struct bqd *bqd,
-						 struct bq_group *bqg)
+						struct bq_group *bqg)
 {
 	return &bqd->pos_tree;
 }

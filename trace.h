@@ -4,8 +4,9 @@
  * dispatch, the end of its slot with the reason and the budget feedback,
  * raising starting and ending, idling starting and timing out, request
  * merges (bfq_ng_merge: a bio grew a request) and cooperating processes
- * (bfq_ng_coop: a process joined or left a shared queue).  Queues are named by the pid that created them (0: async and the
- * OOM queue), devices by MAJ:MIN.
+ * (bfq_ng_coop: a process joined or left a shared queue).  Queues are
+ * named by the pid that created them (0: async and the OOM queue), devices
+ * by MAJ:MIN.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM bfq_ng
