@@ -8,19 +8,19 @@
  * lands within BQ_COOP_DIST_SECTORS of where another queue of the same group
  * and ioprio goes next (its next request, kept in the group's position tree)
  * or has just been (the queue in service), the process moves into that
- * queue, which then serves the union in sector order: early queue merge,
- * tried at each request insertion and bio merge.  Processes that still use
+ * queue, which then serves the union lowest request first (queue.c): early
+ * queue merge, tried at each request insertion and bio merge.  Processes that still use
  * the queue being left follow at their next request: the queue points to
  * where they go (merge_into).  Links only ever point to a queue without one,
  * so following a chain ends, and no chain loops.
  *
- * A shared queue that turns seeky no longer gains from sharing (its
+ * A shared queue that turns seeky no longer gains from sharing: its
  * processes went random, or drifted apart, and their union is no longer
- * sequential; its seeks are counted against the distance that made its
- * processes cooperate, not the usual one): each process
- * leaves it at its next request for a queue of its own, with the state its
- * queue had when it joined (think time, idle window, I/O-boundness, raising,
- * burst membership), saved in its icq.  A process that changes group or
+ * sequential (its seeks are counted against the distance that made its
+ * processes cooperate, not the usual one).  Each process leaves it at its
+ * next request for a queue of its own, with the state its queue had when
+ * it joined (think time, idle window, I/O-boundness, raising, burst
+ * membership), saved in its icq.  A process that changes group or
  * ioprio leaves a shared queue the same way: no queue is shared across
  * groups.  Only queues created less than BQ_COOP_WINDOW_NS ago join others:
  * cooperating threads start together, and two unrelated readers that pass
@@ -28,9 +28,9 @@
  *
  * Stable merge: queues created within BQ_STABLE_GAP_NS of one another by the
  * same group at the same ioprio are likely the threads of one task.  After
- * BQ_STABLE_OBSERVE_NS the later one joins the earlier one, unless idling for
- * it pays (a sequential reader with a short think time).
- * A stably merged process is not split.
+ * BQ_STABLE_OBSERVE_NS the later one joins the earlier one, unless idling is
+ * what it needs (a sequential reader with a short think time).  A stably
+ * merged process is not split.
  *
  * Where: early merging pays where the device does not reorder requests by
  * itself, that is on rotational devices and on devices without internal
