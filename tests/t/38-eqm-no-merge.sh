@@ -49,7 +49,7 @@ pair() {
 	echo "$most $(bfqng_stat "$dev" coop_merges) $(bfqng_stat "$dev" coop_leaves)"
 }
 
-read -r most joins < <(pair - - --rw=read:16k --direct=1)
+read -r most joins _ < <(pair - - --rw=read:16k --direct=1)
 check_eq "control: readers in one group share a queue (most processes in a queue)" "$most" 2
 check_ge "control: processes that joined a queue" "$joins" 1
 T=/sys/kernel/tracing
@@ -69,7 +69,7 @@ if cg_init && cg_make eqa && cg_make eqb; then
 else
 	tap_skip "readers in two cgroups do not share a queue" "no cgroup v2 with the io controller"
 fi
-read -r most joins < <(pair - - --rw=read:16k --direct=1 --prioclass=3)
+read -r most joins _ < <(pair - - --rw=read:16k --direct=1 --prioclass=3)
 check_eq "IDLE class readers: most processes in a queue" "$most" 1
 check_eq "IDLE class readers: processes that joined a queue" "$joins" 0
 # Buffered writes written back by the flusher, no fsync (whose writeback
