@@ -2,8 +2,8 @@
 # timeout: 300
 # (Work in progress: not in `make check`; run with `make check-wip`.
 # Measured under TCG, 10 s runs, with the code as committed: bfq-ng 20.5
-# MiB/s, queue_merging=0 35.7, mq-deadline 3.3 (0.58x); over the
-# development runs 0.25x-0.90x.  In probes hddsim was busy under 15% of
+# and 6.2 MiB/s, queue_merging=0 35.7 and 34.4, mq-deadline 3.3 and 3.5
+# (0.58x, 0.18x); over the development runs 0.25x-0.90x.  In probes hddsim was busy under 15% of
 # the time in both bfq-ng runs: with queue_merging=0, idling serves one
 # reader at a time out of hddsim's read-ahead cache, which holds the other
 # readers' blocks too; the readers are limited by the emulated CPU, not
