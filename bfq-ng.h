@@ -9,6 +9,7 @@
  *               think time, seekiness, peak rate
  *   heuristics.c  weight raising (interactive, soft real-time), bursts of
  *               queue creations, the symmetry of active weights
+ *   merge.c     cooperating processes: queues merged and split
  *   wf2q.c      the B-WF2Q+ engine, free of block-layer types
  *   cgroup.c    groups: the blkcg policy, cgroup files, group lifetime
  *   sysfs.c     tunables;  debugfs.c  state dumps and the invariant check
@@ -51,6 +52,14 @@
 #define BQ_DEFAULT_MAX_BUDGET_SECTORS	(16 * 1024)
 #define BQ_MIN_BUDGET_SECTORS		32
 
+/* A queue with more than this many seeks in its last 32 requests is seeky. */
+#define BQ_SEEKY_REQUESTS	4
+/*
+ * A request this close to where another queue goes makes them cooperate
+ * (merge.c); a shared queue's dispatches seek when they jump further.
+ */
+#define BQ_COOP_DIST_SECTORS	8192
+
 /* The IDLE class waits at most this long behind busy RT/BE queues. */
 #define BQ_IDLE_CLASS_WAIT_NS		(200 * NSEC_PER_MSEC)
 
@@ -66,6 +75,7 @@ enum bq_queue_flag {
 	BQ_IN_LARGE_BURST,	/* created in a large burst: not raised */
 	BQ_SLOT_CLOCK_WAIT,	/* in service, no request completed yet */
 	BQ_IDLED_IN_VAIN,	/* its last slot ended waiting for it */
+	BQ_RESTORED,		/* got a process's state back after a split */
 };
 
 enum bq_wr_kind {
@@ -73,6 +83,14 @@ enum bq_wr_kind {
 	BQ_WR_INTERACTIVE,	/* new or back after a long idle period */
 	BQ_WR_SOFTRT,		/* periodic batches under the soft-rt rate */
 	BQ_NR_WR_KINDS,
+};
+
+/* What a process did with a shared queue, for the coop tracepoint. */
+enum bq_coop_event {
+	BQ_COOP_MERGE,		/* joined a queue whose I/O is close */
+	BQ_COOP_STABLE,		/* joined the queue created just before its own */
+	BQ_COOP_SPLIT,		/* left a shared queue that turned seeky */
+	BQ_COOP_LEAVE,		/* left it for another group or ioprio */
 };
 
 /*
@@ -143,12 +161,46 @@ struct bq_queue {
 	const struct bq_queue *waker_candidate;	/* identity only, no reference */
 	unsigned int waker_hits;	/* wake-ups in a row by the candidate */
 	unsigned int wr_starts;		/* raising periods started, debugfs */
+
+	/* Cooperation (merge.c). */
+	struct rb_node pos_node;	/* on *pos_root, keyed by pos_key */
+	struct rb_root *pos_root;	/* its group's position tree, or NULL */
+	sector_t pos_key;		/* next_rq's sector when inserted */
+	unsigned int procs;		/* icqs whose sync_queue this is */
+	struct bq_io_cq *owner;		/* the icq, while procs == 1 and known */
+	struct bq_queue *merge_into;	/* its processes move there; ref held */
+	struct bq_queue *stable_with;	/* stable merge candidate; ref held */
+	u64 created_ns;			/* first request's arrival */
 };
 
-/* Per process and device state, allocated by the core (icq_size). */
+/*
+ * What a process takes back from a shared queue when it leaves it: the
+ * state of the queue it had before it joined (merge.c).
+ */
+struct bq_saved_state {
+	unsigned long flags;		/* BQ_IDLE_WINDOW, BQ_IO_BOUND, burst */
+	u64 ttime_mean_ns;
+	u32 ttime_samples;
+	u32 quick_arrivals;
+	enum bq_wr_kind wr_kind;
+	unsigned int wr_coeff;
+	u64 wr_start_ns;
+	u64 wr_duration_ns;
+	u64 wr_interactive_end_ns;
+	u64 wr_served;
+};
+
+/*
+ * Per process and device state, allocated zeroed by the core (icq_size).
+ * Guarded by bqd->lock.
+ */
 struct bq_io_cq {
 	struct io_cq icq;		/* must be first */
 	struct bq_queue *sync_queue;	/* holds a reference */
+	bool exited;			/* exit_icq ran: attach nothing more */
+	bool stable;			/* stably merged: not split */
+	bool saved_valid;		/* @saved holds a state to restore */
+	struct bq_saved_state saved;
 };
 
 struct bq_tunables {
@@ -161,6 +213,7 @@ struct bq_tunables {
 	unsigned int strict_guarantees;
 	unsigned int timeout_sync_jiffies;
 	unsigned int injection;
+	unsigned int queue_merging;		/* 0 disables merge.c */
 };
 
 /* Shared async queues of one group, by class and level. */
@@ -194,6 +247,8 @@ struct bqd {
 	struct bq_queue *serving;		/* queue in service, or NULL */
 	struct list_head dispatch;		/* at-head requests, served first */
 	struct bq_queue *merge_queue;		/* bio_merge's queue, during it */
+	struct rb_root pos_tree;		/* the root group's, see merge.c */
+	struct bq_queue *last_created;		/* no reference: cleared at free */
 	unsigned int queued;			/* requests held by the scheduler */
 	unsigned int in_driver;			/* dispatched, not completed */
 	unsigned int max_in_driver;		/* highest in_driver seen */
@@ -254,6 +309,10 @@ struct bqd {
 	u64 inject_lowered;			/* limits lowered by a slow probe */
 	u64 wakers_found;			/* waker links made */
 	u64 waker_injections;			/* requests injected from a waker */
+	u64 coop_merges;			/* processes that joined a queue */
+	u64 stable_merges;			/* ... by stable merge */
+	u64 coop_splits;			/* left a shared queue gone seeky */
+	u64 coop_leaves;			/* ... for another group or ioprio */
 
 	struct bq_tunables tun;
 };
@@ -276,6 +335,11 @@ static inline struct bq_queue *bq_rq_queue(struct request *rq)
 static inline bool bq_sync(const struct bq_queue *bqq)
 {
 	return test_bit(BQ_SYNC, &bqq->flags);
+}
+
+static inline bool bq_seeky(const struct bq_queue *bqq)
+{
+	return hweight32(bqq->seek_history) > BQ_SEEKY_REQUESTS;
 }
 
 /* queue.c */
@@ -333,6 +397,24 @@ unsigned int bq_wr_duration_ms(const struct bqd *bqd);
 void bq_weight_count(struct bqd *bqd, struct bq_queue *bqq);
 void bq_weight_uncount(struct bqd *bqd, struct bq_queue *bqq);
 bool bq_symmetric(const struct bqd *bqd);
+void bq_wr_restore(struct bqd *bqd, struct bq_queue *bqq,
+		   const struct bq_saved_state *saved, u64 now_ns);
+
+/* merge.c */
+void bq_pos_update(struct bqd *bqd, struct bq_queue *bqq);
+void bq_icq_attach(struct bqd *bqd, struct bq_io_cq *bic,
+		   struct bq_queue *bqq);
+void bq_icq_detach(struct bqd *bqd, struct bq_io_cq *bic);
+struct bq_queue *bq_coop_follow(struct bqd *bqd, struct bq_io_cq *bic,
+				struct bq_group *bqg, unsigned short ioprio,
+				u64 now_ns, struct bq_queue **left);
+struct bq_queue *bq_coop_rq(struct bqd *bqd, struct bq_io_cq *bic,
+			    struct request *rq);
+struct bq_queue *bq_coop_bio(struct bqd *bqd, struct bq_queue *bqq,
+			     struct bio *bio);
+void bq_coop_created(struct bqd *bqd, struct bq_io_cq *bic,
+		     struct bq_queue *bqq, struct bq_queue *from, u64 now_ns);
+void bq_coop_forget(struct bqd *bqd, struct bq_queue *bqq);
 
 /* sysfs.c */
 extern struct elv_fs_entry bq_sysfs_attrs[];
@@ -348,6 +430,7 @@ struct bq_group *bq_group_for_rq(struct bqd *bqd, struct request *rq);
 struct bq_group *bq_group_for_bio(struct bqd *bqd, struct bio *bio);
 struct bq_sched *bq_group_sched(struct bqd *bqd, struct bq_group *bqg);
 struct bq_async_table *bq_group_async(struct bqd *bqd, struct bq_group *bqg);
+struct rb_root *bq_group_pos_tree(struct bqd *bqd, struct bq_group *bqg);
 void bq_group_get(struct bq_group *bqg);
 void bq_group_put(struct bqd *bqd, struct bq_group *bqg);
 void bq_group_acquired(struct bq_entity *entity);
@@ -384,6 +467,12 @@ static inline struct bq_async_table *bq_group_async(struct bqd *bqd,
 						    struct bq_group *bqg)
 {
 	return &bqd->async;
+}
+
+static inline struct rb_root *bq_group_pos_tree(struct bqd *bqd,
+						struct bq_group *bqg)
+{
+	return &bqd->pos_tree;
 }
 
 static inline void bq_group_get(struct bq_group *bqg) { }

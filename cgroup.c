@@ -58,6 +58,7 @@ struct bq_group {
 	unsigned int dev_weight;	/* override on this device, 0: none */
 	unsigned int pending;		/* own queues with I/O queued/in flight */
 	struct bq_async_table async;
+	struct rb_root pos_tree;	/* its sync queues by position, merge.c */
 	struct blkg_rwstat bytes;	/* dispatched, lockless per-cpu */
 	struct blkg_rwstat ios;
 };
@@ -104,6 +105,11 @@ struct bq_sched *bq_group_sched(struct bqd *bqd, struct bq_group *bqg)
 struct bq_async_table *bq_group_async(struct bqd *bqd, struct bq_group *bqg)
 {
 	return bqg ? &bqg->async : &bqd->async;
+}
+
+struct rb_root *bq_group_pos_tree(struct bqd *bqd, struct bq_group *bqg)
+{
+	return bqg ? &bqg->pos_tree : &bqd->pos_tree;
 }
 
 void bq_group_get(struct bq_group *bqg)
@@ -301,6 +307,7 @@ static void bq_pd_init(struct blkg_policy_data *pd)
 	bqg->parent = parent;
 	bq_group_get(parent);
 	bqg->default_weight = BQ_CG_WEIGHT_DEFAULT;
+	bqg->pos_tree = RB_ROOT;
 	bq_entity_init(&bqg->entity, bq_group_sched(bqd, parent),
 		       bqg->default_weight, BQ_CLASS_BE);
 	bq_sched_init(&bqg->sched, &bqg->entity, &bq_engine_ops,

@@ -5,9 +5,10 @@
  *   state    in-service queue, idling, requests held and in the driver,
  *            peak rate and budget in effect
  *   queues   every live queue: pid, class, weight, budget, requests,
- *            raising and burst state
+ *            raising and burst state, processes sharing it and merge links
  *   groups   every live group: weight, place in the engine, references
- *   stats    counters: live queues and groups, expirations by reason, idling
+ *   stats    counters: live queues and groups, expirations by reason, idling,
+ *            queue merges and splits, shared queues
  *   check    the engine invariant check over every group: "ok" or what is
  *            broken
  *
@@ -67,12 +68,16 @@ static void bq_show_queue(struct seq_file *m, struct bq_queue *bqq, u64 now)
 		   bqq->dispatched, hweight32(bqq->seek_history) > 4,
 		   test_bit(BQ_IDLE_WINDOW, &bqq->flags),
 		   div_u64(bqq->ttime_mean_ns, NSEC_PER_USEC));
-	seq_printf(m, " raising %s wr_left_ms %llu wr_starts %u large_burst %d io_bound %d cycle_rate %llu inject_limit %u inject_base_us %llu waker %d\n",
+	seq_printf(m, " raising %s wr_left_ms %llu wr_starts %u large_burst %d io_bound %d cycle_rate %llu inject_limit %u inject_base_us %llu waker %d",
 		   bq_wr_names[bqq->wr_kind], left_ms, bqq->wr_starts,
 		   test_bit(BQ_IN_LARGE_BURST, &bqq->flags),
 		   test_bit(BQ_IO_BOUND, &bqq->flags), bqq->cycle_rate,
 		   bqq->inject_limit, div_u64(bqq->inject_base_ns, NSEC_PER_USEC),
 		   bqq->waker ? bqq->waker->pid : 0);
+	seq_printf(m, " procs %u merge_into %d stable_with %d restored %d\n",
+		   bqq->procs, bqq->merge_into ? bqq->merge_into->pid : -1,
+		   bqq->stable_with ? bqq->stable_with->pid : -1,
+		   test_bit(BQ_RESTORED, &bqq->flags));
 }
 
 static int bq_queues_show(void *data, struct seq_file *m)
@@ -101,6 +106,8 @@ static int bq_groups_debug_show(void *data, struct seq_file *m)
 static int bq_stats_show(void *data, struct seq_file *m)
 {
 	struct bqd *bqd = bq_debug_bqd(data);
+	struct bq_queue *bqq;
+	unsigned int shared = 0;
 	int i;
 
 	spin_lock_irq(&bqd->lock);
@@ -122,6 +129,11 @@ static int bq_stats_show(void *data, struct seq_file *m)
 	seq_printf(m, "inject_probes_alone %llu\ninject_probes_beside %llu\ninject_lowered %llu\ninject_probe_pending %d\n",
 		   bqd->inject_samples[0], bqd->inject_samples[1],
 		   bqd->inject_lowered, !!bqd->probe_rq);
+	list_for_each_entry(bqq, &bqd->all_queues, all_node)
+		shared += bqq->procs > 1;
+	seq_printf(m, "shared_queues %u\ncoop_merges %llu\nstable_merges %llu\ncoop_splits %llu\ncoop_leaves %llu\n",
+		   shared, bqd->coop_merges, bqd->stable_merges,
+		   bqd->coop_splits, bqd->coop_leaves);
 	spin_unlock_irq(&bqd->lock);
 	return 0;
 }

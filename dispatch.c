@@ -47,8 +47,6 @@
 #define BQ_TTIME_HOPELESS		2
 /* A request further than this from the previous one is a seek. */
 #define BQ_SEEK_DIST_SECTORS		800
-/* A queue with more than this many seeks in its last 32 requests is seeky. */
-#define BQ_SEEKY_REQUESTS		4
 /* Peak rate observation window: at least this long and this many requests. */
 #define BQ_RATE_WINDOW_NS		(100 * NSEC_PER_MSEC)
 #define BQ_RATE_WINDOW_REQUESTS		32
@@ -85,9 +83,20 @@ const char *const bq_expire_names[BQ_NR_EXPIRE_REASONS] = {
 	[BQ_EXP_PREEMPTED]	= "preempted",
 };
 
-static bool bq_seeky(const struct bq_queue *bqq)
+/*
+ * Waiting for @bqq's next request pays in throughput: a sequential reader
+ * with a short think time, whose locality a disk or a device without
+ * internal queueing rewards.
+ */
+static bool bq_idling_boosts_throughput(const struct bqd *bqd,
+					const struct bq_queue *bqq)
 {
-	return hweight32(bqq->seek_history) > BQ_SEEKY_REQUESTS;
+	bool nonrot = blk_queue_nonrot(bqd->queue);
+
+	return test_bit(BQ_IDLE_WINDOW, &bqq->flags) && !bq_seeky(bqq) &&
+	       !(bqd->hw_tag && nonrot) &&
+	       !(test_bit(BQ_IN_LARGE_BURST, &bqq->flags) &&
+		 (bqd->hw_tag || nonrot));
 }
 
 /*
@@ -102,7 +111,6 @@ static bool bq_seeky(const struct bq_queue *bqq)
  */
 static bool bq_should_idle(const struct bqd *bqd, const struct bq_queue *bqq)
 {
-	bool nonrot = blk_queue_nonrot(bqd->queue);
 	bool for_throughput, for_share, hopeless;
 
 	if (!bq_sync(bqq) || bqq->entity.class == BQ_CLASS_IDLE ||
@@ -117,10 +125,7 @@ static bool bq_should_idle(const struct bqd *bqd, const struct bq_queue *bqq)
 	 */
 	if (bqd->queued + bqd->in_driver + 1 >= bqd->queue->nr_requests)
 		return false;
-	for_throughput = test_bit(BQ_IDLE_WINDOW, &bqq->flags) &&
-			 !bq_seeky(bqq) && !(bqd->hw_tag && nonrot) &&
-			 !(test_bit(BQ_IN_LARGE_BURST, &bqq->flags) &&
-			   (bqd->hw_tag || nonrot));
+	for_throughput = bq_idling_boosts_throughput(bqd, bqq);
 	hopeless = bqq->ttime_samples >= BQ_TTIME_MIN_SAMPLES &&
 		   bqq->ttime_mean_ns > BQ_TTIME_HOPELESS * bqd->tun.slice_idle_ns;
 	/*
@@ -635,6 +640,8 @@ static void bq_serve(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 	unsigned int sectors = blk_rq_sectors(rq);
 	sector_t dist = pos > bqq->last_pos ? pos - bqq->last_pos :
 					      bqq->last_pos - pos;
+	sector_t seek = bqq->procs > 1 ? BQ_COOP_DIST_SECTORS :
+					 BQ_SEEK_DIST_SECTORS;
 
 	if (!injected)
 		bq_inject_probe(bqd, bqq, rq, now_ns);
@@ -647,7 +654,7 @@ static void bq_serve(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 	if (!injected)
 		bq_hw_tag_sample(bqd, bqq);
 	bqq->seek_history = (bqq->seek_history << 1) |
-			    (dist > BQ_SEEK_DIST_SECTORS);
+			    (dist > seek);
 	bqq->last_pos = pos + sectors;
 	rq->elv.priv[1] = (void *)(BQ_RQ_IN_DRIVER |
 				   (injected ? BQ_RQ_INJECTED : 0));

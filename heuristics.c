@@ -187,6 +187,27 @@ void bq_wr_end(struct bqd *bqd, struct bq_queue *bqq)
 		bq_wr_set(bqd, bqq, BQ_WR_NONE, 1, 0, 0);
 }
 
+/*
+ * A process left a shared queue (merge.c): its own queue resumes the
+ * raising period it had when it joined, unless that period is over by now.
+ * A resumed period is not a new start.
+ */
+void bq_wr_restore(struct bqd *bqd, struct bq_queue *bqq,
+		   const struct bq_saved_state *saved, u64 now_ns)
+{
+	lockdep_assert_held(&bqd->lock);
+	if (saved->wr_kind == BQ_WR_NONE) {
+		bq_wr_end(bqd, bqq);
+		return;
+	}
+	bq_wr_set(bqd, bqq, saved->wr_kind, saved->wr_coeff,
+		  saved->wr_start_ns, saved->wr_duration_ns);
+	bqq->wr_starts--;
+	bqq->wr_interactive_end_ns = saved->wr_interactive_end_ns;
+	bqq->wr_served = saved->wr_served;
+	bq_wr_check(bqd, bqq, now_ns);
+}
+
 /* low_latency was turned off: no queue stays raised. */
 void bq_wr_end_all(struct bqd *bqd)
 {

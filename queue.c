@@ -4,9 +4,10 @@
  * queues shared per group and ioprio; how requests enter, leave and merge in
  * them.
  *
- * References to a queue are held by: its process's icq (sync queues), the
- * async table (async queues), each request bound to it, and the engine while
- * the queue's entity is on a tree or in service.  The last put frees it.
+ * References to a queue are held by: the icqs of its processes (sync queues;
+ * more than one when merged, see merge.c), the async table (async queues),
+ * each request bound to it, the engine while the queue's entity is on a tree
+ * or in service, and merge.c's links to it.  The last put frees it.
  * A queue holds a reference to its group (cgroup.c).
  * The OOM queue lives inside struct bqd and is never freed: it takes the
  * requests of processes whose queue could not be allocated.
@@ -132,6 +133,7 @@ void bq_put_queue(struct bq_queue *bqq)
 	if (--bqq->ref > 0 || test_bit(BQ_OOM, &bqq->flags))
 		return;
 	bq_heuristics_forget(bqd, bqq);
+	bq_coop_forget(bqd, bqq);
 	list_del(&bqq->all_node);
 	bqd->live_queues--;
 	bq_group_put(bqd, bqq->group);
@@ -208,7 +210,8 @@ static bool bq_queue_move(struct bqd *bqd, struct bq_queue *bqq,
 /*
  * A process whose queue is in another group than its request (it changed
  * cgroup, or its group went offline) moves with it: the queue itself when it
- * is idle, else a new queue while the old one drains.
+ * is idle, else a new queue while the old one drains.  Shared queues do not
+ * get here: their processes leave them (merge.c).
  */
 static void bq_sync_queue_follow(struct bqd *bqd, struct bq_io_cq *bic,
 				 struct bq_group *bqg)
@@ -217,23 +220,24 @@ static void bq_sync_queue_follow(struct bqd *bqd, struct bq_io_cq *bic,
 
 	if (bqq->group == bqg || bq_queue_move(bqd, bqq, bqg))
 		return;
-	bic->sync_queue = NULL;
-	bq_queue_exited(bqd, bqq);
-	bq_put_queue(bqq);
+	bq_icq_detach(bqd, bic);
 }
 
 /*
- * The process's sync queue, created on its first request.  A process left on
- * the OOM queue tries again for a queue of its own at each request.
+ * The process's sync queue, created on its first request, or when it leaves
+ * a shared queue.  A process left on the OOM queue tries again for a queue
+ * of its own at each request.
  */
 static struct bq_queue *bq_sync_queue(struct bqd *bqd, struct bq_io_cq *bic,
 				      struct bq_group *bqg,
-				      unsigned short ioprio)
+				      unsigned short ioprio, u64 now_ns)
 {
-	struct bq_queue *bqq = bic->sync_queue;
+	struct bq_queue *bqq = bic->sync_queue, *left = NULL;
 
 	if (bqq && !test_bit(BQ_OOM, &bqq->flags)) {
-		bq_sync_queue_follow(bqd, bic, bqg);
+		bqq = bq_coop_follow(bqd, bic, bqg, ioprio, now_ns, &left);
+		if (bqq)
+			bq_sync_queue_follow(bqd, bic, bqg);
 		bqq = bic->sync_queue;
 	}
 	if (bqq && !test_bit(BQ_OOM, &bqq->flags)) {
@@ -242,12 +246,11 @@ static struct bq_queue *bq_sync_queue(struct bqd *bqd, struct bq_io_cq *bic,
 		return bqq;
 	}
 	bqq = bq_queue_alloc(bqd, bqg, ioprio, true);
-	if (test_bit(BQ_OOM, &bqq->flags) && bic->sync_queue)
-		return bqq;
-	bq_get_queue(bqq);
-	if (bic->sync_queue)
-		bq_put_queue(bic->sync_queue);
-	bic->sync_queue = bqq;
+	if (!test_bit(BQ_OOM, &bqq->flags) || !bic->sync_queue) {
+		bq_icq_detach(bqd, bic);
+		bq_icq_attach(bqd, bic, bqq);
+	}
+	bq_coop_created(bqd, bic, bqq, left, now_ns);
 	return bqq;
 }
 
@@ -259,15 +262,19 @@ static struct bq_queue *bq_sync_queue(struct bqd *bqd, struct bq_io_cq *bic,
 struct bq_queue *bq_queue_for_rq(struct bqd *bqd, struct request *rq)
 {
 	unsigned short ioprio = bq_effective_ioprio(req_get_ioprio(rq));
+	struct bq_io_cq *bic;
 	struct bq_group *bqg;
 
 	lockdep_assert_held(&bqd->lock);
 	bqg = bq_group_for_rq(bqd, rq);
 	if (!rq_is_sync(rq))
 		return bq_async_queue(bqd, bqg, ioprio);
-	if (!rq->elv.icq)
+	/* An icq that exit_icq let go of (a requeue after its task exited). */
+	if (!rq->elv.icq || bq_icq(rq->elv.icq)->exited)
 		return &bqd->oom_queue;
-	return bq_sync_queue(bqd, bq_icq(rq->elv.icq), bqg, ioprio);
+	bic = bq_icq(rq->elv.icq);
+	bq_sync_queue(bqd, bic, bqg, ioprio, rq->start_time_ns);
+	return bq_coop_rq(bqd, bic, rq);
 }
 
 /*
@@ -318,26 +325,25 @@ struct bq_queue *bq_queue_for_bio(struct bqd *bqd, struct io_cq *icq,
 		return *bq_async_slot(bq_group_async(bqd,
 						     bq_group_for_bio(bqd, bio)),
 				      ioprio);
-	return icq ? bq_icq(icq)->sync_queue : NULL;
+	return icq ? bq_coop_bio(bqd, bq_icq(icq)->sync_queue, bio) : NULL;
 }
 
-/* The process's io_context leaves the device: drop its sync queue. */
+/*
+ * The process's io_context leaves the device: drop its sync queue (the
+ * queue lives on while requests or other processes use it).  Requests
+ * still holding the icq find it marked and go to the OOM queue.
+ */
 void bq_exit_icq(struct io_cq *icq)
 {
 	struct bq_io_cq *bic = bq_icq(icq);
 	struct bqd *bqd = icq->q->elevator->elevator_data;
-	struct bq_queue *bqq;
 	unsigned long flags;
 	bool was_ready;
 
 	spin_lock_irqsave(&bqd->lock, flags);
 	was_ready = bqd->work_ready;
-	bqq = bic->sync_queue;
-	bic->sync_queue = NULL;
-	if (bqq) {
-		bq_queue_exited(bqd, bqq);
-		bq_put_queue(bqq);
-	}
+	bic->exited = true;
+	bq_icq_detach(bqd, bic);
 	bq_update_work_ready(bqd);
 	spin_unlock_irqrestore(&bqd->lock, flags);
 	/* Others' requests waited while the device was held for this one. */
@@ -383,6 +389,23 @@ static struct request *bq_rb_rq(struct rb_node *node)
 	return node ? rb_entry_rq(node) : NULL;
 }
 
+/*
+ * @bqq's next request once @rq is queued or moved.  A shared queue serves
+ * its lowest request first: its processes read one region together, and
+ * one left behind must catch up, or the leaders draw away and the union
+ * stops being sequential (merge.c).
+ */
+static struct request *bq_next_with(const struct bqd *bqd,
+				    const struct bq_queue *bqq,
+				    struct request *rq)
+{
+	if (bqq->procs < 2)
+		return bq_closer(bqd, bqq->last_pos, bqq->next_rq, rq);
+	if (bqq->next_rq && blk_rq_pos(bqq->next_rq) <= blk_rq_pos(rq))
+		return bqq->next_rq;
+	return rq;
+}
+
 void bq_add_request(struct bq_queue *bqq, struct request *rq)
 {
 	struct bqd *bqd = bqq->bqd;
@@ -395,7 +418,8 @@ void bq_add_request(struct bq_queue *bqq, struct request *rq)
 		msecs_to_jiffies(bqd->tun.fifo_expire_ms[sync]);
 	list_add_tail(&rq->queuelist, &bqq->fifo);
 	bqq->queued++;
-	bqq->next_rq = bq_closer(bqd, bqq->last_pos, bqq->next_rq, rq);
+	bqq->next_rq = bq_next_with(bqd, bqq, rq);
+	bq_pos_update(bqd, bqq);
 	if (rq_mergeable(rq)) {
 		elv_rqhash_add(q, rq);
 		if (!q->last_merge)
@@ -413,8 +437,12 @@ void bq_remove_request(struct bq_queue *bqq, struct request *rq)
 		struct request *prev = bq_rb_rq(rb_prev(&rq->rb_node));
 		struct request *next = bq_rb_rq(rb_next(&rq->rb_node));
 
-		bqq->next_rq = bq_closer(bqd, blk_rq_pos(rq) + blk_rq_sectors(rq),
-					 next, prev);
+		if (bqq->procs > 1)	/* the lowest, see bq_next_with() */
+			bqq->next_rq = next ? next : prev;
+		else
+			bqq->next_rq = bq_closer(bqd, blk_rq_pos(rq) +
+						 blk_rq_sectors(rq), next, prev);
+		bq_pos_update(bqd, bqq);
 	}
 	list_del_init(&rq->queuelist);
 	elv_rb_del(&bqq->sort_list, rq);
@@ -488,7 +516,8 @@ void bq_request_merged(struct request_queue *q, struct request *req,
 		return;
 	elv_rb_del(&bqq->sort_list, req);
 	elv_rb_add(&bqq->sort_list, req);
-	bqq->next_rq = bq_closer(bqq->bqd, bqq->last_pos, bqq->next_rq, req);
+	bqq->next_rq = bq_next_with(bqq->bqd, bqq, req);
+	bq_pos_update(bqq->bqd, bqq);
 }
 
 /* @next was merged into @rq and is about to be freed by the core. */
@@ -520,6 +549,7 @@ int bq_queues_init(struct bqd *bqd)
 						  BQ_DEFAULT_LEVEL);
 
 	INIT_LIST_HEAD(&bqd->all_queues);
+	bqd->pos_tree = RB_ROOT;
 	bq_queue_setup(bqd, oom, NULL, ioprio, true);
 	oom->ref = 1;
 	set_bit(BQ_OOM, &oom->flags);

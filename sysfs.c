@@ -34,6 +34,7 @@ void bq_tunables_init(struct bq_tunables *tun)
 	tun->strict_guarantees = 0;
 	tun->timeout_sync_jiffies = HZ / bq_default_timeout_sync_div;
 	tun->injection = 1;
+	tun->queue_merging = 1;
 }
 
 static struct bqd *bq_of_eq(struct elevator_queue *e)
@@ -123,6 +124,16 @@ static int bq_set_injection(struct bqd *bqd, unsigned int val)
 	return 0;
 }
 
+/*
+ * 0 stops new queue merges (merge.c); shared queues split as usual.  Not a
+ * mainline tunable: a debug knob to measure what merging gives.
+ */
+static int bq_set_queue_merging(struct bqd *bqd, unsigned int val)
+{
+	bqd->tun.queue_merging = val;
+	return 0;
+}
+
 /* Rounded to jiffies, at least one. */
 static int bq_set_timeout_sync(struct bqd *bqd, unsigned int val)
 {
@@ -164,6 +175,7 @@ BQ_TUNABLE(fifo_expire_sync, 1, 60000, bqd->tun.fifo_expire_ms[1])
 BQ_TUNABLE(injection, 0, 1, bqd->tun.injection)
 BQ_TUNABLE(low_latency, 0, 1, bqd->tun.low_latency)
 BQ_TUNABLE(max_budget, 0, 1U << 22, bqd->tun.max_budget_sectors)
+BQ_TUNABLE(queue_merging, 0, 1, bqd->tun.queue_merging)
 BQ_TUNABLE(slice_idle, 0, 1000, div_u64(bqd->tun.slice_idle_ns, NSEC_PER_MSEC))
 BQ_TUNABLE(slice_idle_us, 0, 1000000,
 	   div_u64(bqd->tun.slice_idle_ns, NSEC_PER_USEC))
@@ -195,6 +207,7 @@ struct elv_fs_entry bq_sysfs_attrs[] = {
 	BQ_ATTR(injection),
 	BQ_ATTR(low_latency),
 	BQ_ATTR(max_budget),
+	BQ_ATTR(queue_merging),
 	BQ_ATTR(slice_idle),
 	BQ_ATTR(slice_idle_us),
 	BQ_ATTR(strict_guarantees),

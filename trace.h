@@ -2,9 +2,11 @@
 /*
  * bfq-ng tracepoints (tracefs events/bfq_ng/): a queue's activation, each
  * dispatch, the end of its slot with the reason and the budget feedback,
- * raising starting and ending, idling starting and timing out, and request
- * merges.  Queues are named by the pid that created them (0: async and the
- * OOM queue), devices by MAJ:MIN.
+ * raising starting and ending, idling starting and timing out, request
+ * merges (bfq_ng_merge: a bio grew a request) and cooperating processes
+ * (bfq_ng_coop: a process joined or left a shared queue).  Queues are
+ * named by the pid that created them (0: async and the OOM queue), devices
+ * by MAJ:MIN.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM bfq_ng
@@ -26,6 +28,10 @@ TRACE_DEFINE_ENUM(BQ_EXP_PREEMPTED);
 TRACE_DEFINE_ENUM(BQ_WR_NONE);
 TRACE_DEFINE_ENUM(BQ_WR_INTERACTIVE);
 TRACE_DEFINE_ENUM(BQ_WR_SOFTRT);
+TRACE_DEFINE_ENUM(BQ_COOP_MERGE);
+TRACE_DEFINE_ENUM(BQ_COOP_STABLE);
+TRACE_DEFINE_ENUM(BQ_COOP_SPLIT);
+TRACE_DEFINE_ENUM(BQ_COOP_LEAVE);
 
 #define bq_show_reason(r)						\
 	__print_symbolic(r, { BQ_EXP_BUDGET, "budget" },		\
@@ -33,6 +39,11 @@ TRACE_DEFINE_ENUM(BQ_WR_SOFTRT);
 			 { BQ_EXP_TOO_IDLE, "too_idle" },		\
 			 { BQ_EXP_EMPTY, "empty" },			\
 			 { BQ_EXP_PREEMPTED, "preempted" })
+#define bq_show_coop(e)							\
+	__print_symbolic(e, { BQ_COOP_MERGE, "merge" },			\
+			 { BQ_COOP_STABLE, "stable merge" },		\
+			 { BQ_COOP_SPLIT, "split" },			\
+			 { BQ_COOP_LEAVE, "leave" })
 #define bq_show_wr(k)							\
 	__print_symbolic(k, { BQ_WR_NONE, "none" },			\
 			 { BQ_WR_INTERACTIVE, "interactive" },		\
@@ -199,6 +210,34 @@ TRACE_EVENT(bfq_ng_merge,
 	TP_printk("%d:%d pid %d request now %llu + %u",
 		  MAJOR(__entry->dev), MINOR(__entry->dev), __entry->pid,
 		  (unsigned long long)__entry->sector, __entry->sectors)
+);
+
+/*
+ * A process joined queue @to (0 on leaving) from queue @from, which it
+ * leaves; @procs is how many processes the queue joined or left has now.
+ */
+TRACE_EVENT(bfq_ng_coop,
+	TP_PROTO(dev_t dev, pid_t from, pid_t to, int event,
+		 unsigned int procs),
+	TP_ARGS(dev, from, to, event, procs),
+	TP_STRUCT__entry(
+		__field(dev_t, dev)
+		__field(pid_t, from)
+		__field(pid_t, to)
+		__field(int, event)
+		__field(unsigned int, procs)
+	),
+	TP_fast_assign(
+		__entry->dev = dev;
+		__entry->from = from;
+		__entry->to = to;
+		__entry->event = event;
+		__entry->procs = procs;
+	),
+	TP_printk("%d:%d %s from %d to %d procs %u",
+		  MAJOR(__entry->dev), MINOR(__entry->dev),
+		  bq_show_coop(__entry->event), __entry->from, __entry->to,
+		  __entry->procs)
 );
 
 #endif /* BFQNG_TRACE_H */

@@ -1,7 +1,8 @@
 #!/bin/bash
 # timeout: 300
-# The ten tunables exist with mainline's defaults; non-numbers and values
-# out of range are refused with EINVAL; slice_idle and slice_idle_us agree.
+# The ten tunables exist with mainline's defaults, and bfq-ng's own
+# queue_merging defaults to 1; non-numbers and values out of range are
+# refused with EINVAL; slice_idle and slice_idle_us agree.
 source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
 
@@ -12,7 +13,7 @@ dir=/sys/block/tu0/queue/iosched
 declare -A want=([back_seek_max]=16384 [back_seek_penalty]=2
 	[fifo_expire_async]=250 [fifo_expire_sync]=125 [injection]=1 [low_latency]=1
 	[max_budget]=0 [slice_idle]=8 [slice_idle_us]=8000
-	[strict_guarantees]=0 [timeout_sync]=124)
+	[strict_guarantees]=0 [timeout_sync]=124 [queue_merging]=1)
 # timeout_sync is 125 ms rounded to HZ: 124 at HZ=250 (31 jiffies), as mainline.
 for t in "${!want[@]}"; do
 	got=$(cat "$dir/$t" 2>/dev/null)
@@ -45,6 +46,8 @@ refused 1001 slice_idle
 refused 0 timeout_sync
 refused "" strict_guarantees
 refused 2 injection
+refused 2 queue_merging
+refused on queue_merging
 
 echo 3 >"$dir/slice_idle"
 check_eq "slice_idle_us follows slice_idle" "$(cat "$dir/slice_idle_us")" 3000
@@ -52,5 +55,7 @@ echo 2500 >"$dir/slice_idle_us"
 check_eq "slice_idle follows slice_idle_us (rounded down)" "$(cat "$dir/slice_idle")" 2
 echo 4096 >"$dir/max_budget"
 check_eq "max_budget accepts a value in range" "$(cat "$dir/max_budget")" 4096
+echo 0 >"$dir/queue_merging"
+check_eq "queue_merging accepts 0" "$(cat "$dir/queue_merging")" 0
 select_sched tu0 none
 nullb_del tu0

@@ -1,0 +1,69 @@
+#!/bin/bash
+# timeout: 900
+# Stress 8: cooperating processes churn on bfq-ng (merge.c).
+#  - 200 rounds: three processes read one region in interleaved 16 KiB
+#    strides (their queues merge), then at random offsets (the shared queue
+#    splits), and exit; in every other round one of them moves to another
+#    cgroup while it reads (it leaves the shared queue);
+#  - meanwhile a crc32c write + verify loop runs on another part of the
+#    device, with three jobs writing and reading back interleaved blocks
+#    (their queues merge too).
+# Afterwards: every verify pass good, queues merged and split, none shared,
+# the live-queue count back to where it was, the engine invariants hold.
+source "$BFQNG_TESTS/lib.sh"
+source "$BFQNG_TESTS/lib-sched.sh"
+source "$BFQNG_TESTS/lib-cgroup.sh"
+source "$BFQNG_TESTS/stress/lib-stress.sh"
+
+ROUNDS=200
+modprobe bfq-ng || die "modprobe bfq-ng"
+nullb eq0 1024 memory_backed=1 irqmode=2 completion_nsec=30000 || die "null_blk"
+# Rotational: early merging is for devices that do not reorder by themselves.
+echo 1 >/sys/block/eq0/queue/rotational
+use_sched eq0 bfq-ng || die "select bfq-ng"
+moves=0
+cg_init && cg_make eqa && cg_make eqb && moves=1
+D=/sys/kernel/debug/block/eq0/sched
+base=$(bfqng_stat eq0 live_queues)
+
+# Logs: 64 strided reads in [0, 4 MiB), then 16 random ones in [64, 512) MiB.
+for k in 0 1 2; do
+	awk -v k=$k 'BEGIN {
+		srand(k + 7)
+		print "fio version 2 iolog"; print "/dev/eq0 add"; print "/dev/eq0 open"
+		for (i = 0; i < 64; i++) print "/dev/eq0 read " (i * 3 + k) * 16384 " 16384"
+		for (i = 0; i < 16; i++) print "/dev/eq0 read " (4096 + int(rand() * 28672)) * 16384 " 16384"
+		print "/dev/eq0 close" }' >/tmp/eqc-log$k
+done
+args=()
+for k in 0 1 2; do args+=(--name=c$k --read_iolog=/tmp/eqc-log$k); done
+
+verify_loop eq0 eqv --ioengine=psync --rw=write:32k --bs=16k --size=8m \
+	--offset=768m --offset_increment=16k --numjobs=3
+vpid=$!
+failed=0
+for ((r = 0; r < ROUNDS; r++)); do
+	fio --ioengine=psync --direct=1 --replay_no_stall=1 "${args[@]}" \
+		--output=/tmp/eqc-fio.log >/dev/null 2>&1 &
+	f=$!
+	if ((moves && r % 2)); then
+		sleep 0.$((RANDOM % 3))
+		p=$(pgrep -P $f | head -n1)
+		[ -n "$p" ] && cg_move "$p" "$( ((r % 4 == 1)) && echo eqa || echo eqb)" 2>/dev/null
+	fi
+	wait $f || { failed=$((failed + 1)); diag "round $r: $(grep -i err /tmp/eqc-fio.log | head -n 2 | paste -sd'|')"; }
+done
+verify_loop_stop eqv "$vpid" 1
+check_eq "eqm churn: replay rounds without a fio error" "$failed" 0
+merges=$(bfqng_stat eq0 coop_merges)
+splits=$(bfqng_stat eq0 coop_splits)
+diag "$ROUNDS rounds: $merges processes merged, $splits split, $(bfqng_stat eq0 coop_leaves) left for another cgroup, moves $moves"
+check_ge "eqm churn: processes that joined a shared queue" "$merges" $((ROUNDS / 4))
+check_ge "eqm churn: processes split off a shared queue" "$splits" $((ROUNDS / 4))
+sleep 1
+check_eq "eqm churn: no queue shared once the processes are gone" "$(bfqng_stat eq0 shared_queues)" 0
+check_le "eqm churn: live queues back to the count before the churn" "$(bfqng_stat eq0 live_queues)" "$base"
+check_eq "eqm churn: engine invariants hold" "$(bfqng_check eq0)" ok
+[ -r $D/queues ] && grep ' procs [1-9]' $D/queues | head -n 5 | while read -r l; do diag "left: $l"; done
+select_sched eq0 none
+exit 0
