@@ -21,6 +21,10 @@ use_sched ij0 bfq-ng 64 || die "select bfq-ng"
 # the device idle for it.
 echo 0 >/sys/block/ij0/queue/iosched/low_latency
 
+T=/sys/kernel/tracing
+[ -d "$T/events" ] || mount -t tracefs nodev "$T" || die "tracefs"
+echo >"$T/trace"
+echo 1 >"$T/events/bfq_ng/bfq_ng_inject/enable" || die "inject event"
 declare -A thinker greedy
 thinker=([0]=0 [1]=0) greedy=([0]=0 [1]=0)
 for inj in 1 0 1 0; do
@@ -32,7 +36,9 @@ for inj in 1 0 1 0; do
 	diag "injection=$inj: thinker $t KiB/s, greedy $g KiB/s"
 	thinker[$inj]=$((thinker[$inj] + t)) greedy[$inj]=$((greedy[$inj] + g))
 done
+echo 0 >"$T/events/bfq_ng/bfq_ng_inject/enable"
 check_gt "requests were injected" "$(bfqng_stat ij0 injections)" 0
+check_gt "bfq_ng_inject events recorded" "$(grep -c 'bfq_ng_inject: .* while waiting for pid' "$T/trace")" 0
 with=$((thinker[1] + greedy[1])) without=$((thinker[0] + greedy[0]))
 r=$(ratio "$with" "$without")
 if in_range "$r" 1.3 1000; then

@@ -3,7 +3,9 @@
 # bfq-ng's tracepoints (tracefs events/bfq_ng/) fire: a queue's activation,
 # dispatch, slot end with its reason and budget feedback, raising, idling
 # and bio merges, while two readers, a sequential psync reader and a
-# sequential 4 KiB writer run; with the events off, nothing is recorded.
+# sequential 4 KiB writer run, and queue merges of four readers taking
+# interleaved 16 KiB strides; with the events off, nothing is recorded.
+# (The injection event is checked by the injection test.)
 source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
 
@@ -28,9 +30,12 @@ fio --name=seq --filename=/dev/tp0 --direct=1 --ioengine=psync --rw=read \
 	--bs=4k --size=4m --offset=2g --output=/dev/null || die "fio seq"
 fio --name=w --filename=/dev/tp0 --direct=1 --ioengine=libaio --iodepth=32 \
 	--rw=write --bs=4k --size=4m --offset=3g --output=/dev/null || die "fio write"
+fio --name=strides --filename=/dev/tp0 --direct=1 --ioengine=psync \
+	--rw=read:48k --bs=16k --size=2m --offset=1g --offset_increment=16k \
+	--numjobs=4 --output=/dev/null || die "fio strides"
 echo 0 >"$E/enable"
 cp "$T/trace" /tmp/bq.trace
-for ev in activate dispatch expire raise idle merge; do
+for ev in activate dispatch expire raise idle merge coop; do
 	check_gt "bfq_ng_$ev events recorded" "$(grep -c "bfq_ng_$ev:" /tmp/bq.trace)" 0
 done
 check_gt "slot ends name a reason and the budget feedback" \
