@@ -238,8 +238,12 @@ static void bq_depth_updated(struct blk_mq_hw_ctx *hctx)
 
 	WRITE_ONCE(bqd->async_depth, depth);
 	WRITE_ONCE(bqd->async_depth_raised, max(1U, depth / 2));
-	/* The core warns on any shallow depth below this: give the least. */
-	sbitmap_queue_min_shallow_depth(tags, bqd->async_depth_raised);
+	/*
+	 * The core warns on any shallow depth below this one.  An allocation
+	 * may still use a depth read before this update (the depths change
+	 * with nr_requests, under way), so give the least there can be.
+	 */
+	sbitmap_queue_min_shallow_depth(tags, 1);
 }
 
 static int bq_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int hctx_idx)
