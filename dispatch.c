@@ -672,8 +672,8 @@ static void bq_serve(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 
 /*
  * A request of the waker of the queue in service, which is waited for, or
- * of a queue near it when bq_may_inject() allows.  A queue emptied by injection leaves the trees
- * like one whose last request was merged away.
+ * of a queue near it when bq_may_inject() allows.  A queue emptied by
+ * injection leaves the trees like one whose last request was merged away.
  */
 static struct request *bq_inject(struct bqd *bqd, u64 now_ns)
 {
