@@ -76,6 +76,18 @@ check_ratio() {
 	fi
 }
 
+# check_gain DESC WITH WITHOUT MIN [UNIT]: WITH / WITHOUT >= MIN; both
+# figures and the ratio are in the message.
+check_gain() {
+	local r
+	r=$(ratio "$2" "$3")
+	if in_range "$r" "$4" 1000; then
+		tap_ok "$1: $2 vs $3${5:+ $5} (x$r)"
+	else
+		tap_fail "$1" "with / without = $r ($2 / $3${5:+ $5}), bound >= $4"
+	fi
+}
+
 # sched_nullb NAME [SCHED]: the standard fairness device: null_blk, timer
 # completions after 250 us, one hardware tag; SCHED (default bfq-ng) is
 # selected, then nr_requests raised to 64 (a switch resets it to 2 tags).
