@@ -45,6 +45,8 @@
 /* Think time known (samples) and this many slice_idle long: idling is vain. */
 #define BQ_TTIME_MIN_SAMPLES		8
 #define BQ_TTIME_HOPELESS		2
+/* A raised queue is waited for at least this long (bq_arm_idle_timer). */
+#define BQ_WR_IDLE_NS			(20 * NSEC_PER_MSEC)
 /* A request further than this from the previous one is a seek. */
 #define BQ_SEEK_DIST_SECTORS		800
 /* Peak rate observation window: at least this long and this many requests. */
@@ -126,7 +128,14 @@ static bool bq_should_idle(const struct bqd *bqd, const struct bq_queue *bqq)
 	if (bqd->queued + bqd->in_driver + 1 >= bqd->queue->nr_requests)
 		return false;
 	for_throughput = bq_idling_boosts_throughput(bqd, bqq);
-	hopeless = bqq->ttime_samples >= BQ_TTIME_MIN_SAMPLES &&
+	/*
+	 * A raised queue is never hopeless: its think time is an application's
+	 * CPU work between reads, long on average on a slow or busy CPU but
+	 * short between most reads, and each read not waited for waits behind
+	 * another queue's request and a seek back instead.
+	 */
+	hopeless = !bqq->wr_kind &&
+		   bqq->ttime_samples >= BQ_TTIME_MIN_SAMPLES &&
 		   bqq->ttime_mean_ns > BQ_TTIME_HOPELESS * bqd->tun.slice_idle_ns;
 	/*
 	 * A raised queue beside unraised ones makes the weights differ, so
@@ -523,6 +532,23 @@ void bq_queue_lost_request(struct bqd *bqd, struct bq_queue *bqq)
 }
 
 /*
+ * Start the wait for @bqq's next request: slice_idle, or at least
+ * BQ_WR_IDLE_NS for a raised queue, whose process is an application
+ * starting or a player, its next read often after some CPU work (a
+ * request not waited for lets another queue's in, and a seek, first).
+ */
+static void bq_arm_idle_timer(struct bqd *bqd, struct bq_queue *bqq)
+{
+	u64 wait = bqd->tun.slice_idle_ns;
+
+	if (bqq->wr_kind)
+		wait = max_t(u64, wait, BQ_WR_IDLE_NS);
+	bqd->idle_started++;
+	trace_bfq_ng_idle(BQ_TRACE_DEV(bqd), bqq->pid, false);
+	hrtimer_start(&bqd->idle_timer, ns_to_ktime(wait), HRTIMER_MODE_REL);
+}
+
+/*
  * The queue to dispatch from, expiring and selecting as needed; NULL when
  * nothing is busy or the device is held for the in-service queue.
  */
@@ -539,14 +565,8 @@ static struct bq_queue *bq_serving_queue(struct bqd *bqd, u64 now_ns)
 		if (!next) {
 			if (bq_should_idle(bqd, bqq)) {
 				bqd->idling = true;
-				if (!bqq->dispatched) {
-					bqd->idle_started++;
-					trace_bfq_ng_idle(BQ_TRACE_DEV(bqd),
-							  bqq->pid, false);
-					hrtimer_start(&bqd->idle_timer,
-						      ns_to_ktime(bqd->tun.slice_idle_ns),
-						      HRTIMER_MODE_REL);
-				}
+				if (!bqq->dispatched)
+					bq_arm_idle_timer(bqd, bqq);
 				return NULL;
 			}
 			bq_expire_serving(bqd, BQ_EXP_EMPTY, now_ns);
@@ -770,11 +790,7 @@ void bq_completed(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 	 */
 	if (bq_should_idle(bqd, bqq)) {
 		bqd->idling = true;
-		bqd->idle_started++;
-		trace_bfq_ng_idle(BQ_TRACE_DEV(bqd), bqq->pid, false);
-		hrtimer_start(&bqd->idle_timer,
-			      ns_to_ktime(bqd->tun.slice_idle_ns),
-			      HRTIMER_MODE_REL);
+		bq_arm_idle_timer(bqd, bqq);
 	} else {
 		bq_expire_serving(bqd, BQ_EXP_EMPTY, now_ns);
 	}
