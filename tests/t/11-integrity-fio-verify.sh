@@ -28,7 +28,7 @@ jobfile() {
 $target
 verify=crc32c
 verify_fatal=1
-size=2m
+size=1m
 bs=4k
 randseed=4242
 $([ "$phase" = read ] && echo verify_only=1)

@@ -9,7 +9,7 @@ modprobe bfq-ng || die "bfq-ng"
 sched_nullb wt0 || die "null_blk"
 for pair in "0 7 8" "2 6 3"; do
 	read -r hi lo ideal <<<"$pair"
-	fio_readers /tmp/wt.json wt0 20 "hi:2:$hi" "lo:2:$lo" || die "fio"
+	fio_readers /tmp/wt.json wt0 10 "hi:2:$hi" "lo:2:$lo" || die "fio"
 	r=$(ratio "$(fio_job_bw_kib /tmp/wt.json hi)" "$(fio_job_bw_kib /tmp/wt.json lo)")
 	check_ratio "BE$hi:BE$lo readers share the device $ideal:1" "$r" "$ideal" 0.15
 done

@@ -9,7 +9,7 @@ source "$BFQNG_TESTS/lib-sched.sh"
 modprobe bfq-ng || die "bfq-ng"
 sched_nullb cl0 || die "null_blk"
 
-fio_readers /tmp/cl.json cl0 20 "rt:1:4" "be:2:4" || die "fio"
+fio_readers /tmp/cl.json cl0 10 "rt:1:4" "be:2:4" || die "fio"
 rt=$(fio_job_bw_kib /tmp/cl.json rt)
 be=$(fio_job_bw_kib /tmp/cl.json be)
 share=$(awk -v a="$be" -v b="$rt" 'BEGIN { printf "%.2f", 100 * a / (a + b) }')
@@ -19,7 +19,7 @@ else
 	tap_fail "a BE reader beside a greedy RT reader gets under 5%" "measured $share%, bound 5%"
 fi
 
-fio_readers /tmp/id.json cl0 20 "be:2:4" "idle:3:7" || die "fio"
+fio_readers /tmp/id.json cl0 10 "be:2:4" "idle:3:7" || die "fio"
 done_ios=$(jq '[.jobs[] | select(.jobname == "idle") | .read.total_ios] | add' /tmp/id.json)
 max_ms=$(jq '[.jobs[] | select(.jobname == "idle") | .read.clat_ns.max] | add / 1000000 | floor' /tmp/id.json)
 check_gt "an IDLE reader beside a busy BE reader completes I/O (requests)" "$done_ios" 0

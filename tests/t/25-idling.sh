@@ -19,7 +19,7 @@ run() {
 	echo "$1" >/sys/block/id0/queue/iosched/slice_idle
 	local before after
 	before=$(bfqng_stat id0 idle_started)
-	fio_readers /tmp/idle.json id0 20 "greedy:2:4" \
+	fio_readers /tmp/idle.json id0 10 "greedy:2:4" \
 		"thinker:2:4:--ioengine=psync --iodepth=1 --thinktime=1000" || die "fio"
 	after=$(bfqng_stat id0 idle_started)
 	echo "$(fio_job_bw_kib /tmp/idle.json thinker) $((after - before))"

@@ -9,7 +9,7 @@ modprobe bfq-ng || die "bfq-ng"
 sched_nullb er0 || die "null_blk"
 # Weight raising of new queues at the default level would skew the shares.
 echo 0 >/sys/block/er0/queue/iosched/low_latency
-fio_readers /tmp/er.json er0 45 "be0a:2:0" "be0b:2:0" "be2a:2:2" "be2b:2:2" \
+fio_readers /tmp/er.json er0 25 "be0a:2:0" "be0b:2:0" "be2a:2:2" "be2b:2:2" \
 	"be4a:2:4" "be4b:2:4" "be6a:2:6" "be6b:2:6" || die "fio"
 total=$(fio_bw_kib /tmp/er.json)
 for lvl in 0 2 4 6; do

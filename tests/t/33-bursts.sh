@@ -54,7 +54,14 @@ for i in $(seq 0 9); do
 	p=$!
 	pids+=("$p")
 	sleep 0.3
-	[ "$(queue_field bu0 "$p" wr_starts)" -ge 1 ] 2>/dev/null && spaced=$((spaced + 1))
+	# dd may take longer than that to start under TCG, and its queue is
+	# listed from its creation, before its first activation: wait for it.
+	for ((k = 0; k < 30; k++)); do
+		[ "$(queue_field bu0 "$p" wr_starts)" -ge 1 ] 2>/dev/null && break
+		sleep 0.1
+	done
+	[ "$(queue_field bu0 "$p" wr_starts)" -ge 1 ] 2>/dev/null && spaced=$((spaced + 1)) ||
+		diag "not raised: $(queue_line bu0 "$p")"
 done
 check_eq "ten readers started 300 ms apart are all raised" "$spaced" 10
 kill "${pids[@]}" 2>/dev/null

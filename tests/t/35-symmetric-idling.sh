@@ -15,7 +15,7 @@ run() {
 	before=$(bfqng_stat sy0 idle_started)
 	fio --output-format=json --output=/tmp/sy.json --filename=/dev/sy0 \
 		--direct=1 --ioengine=psync --rw=randread --bs=4k --time_based \
-		--runtime=15 --size=1g \
+		--runtime=10 --size=1g \
 		--name=a --prioclass=2 --prio="$1" --offset=0 \
 		--name=b --prioclass=2 --prio="$2" --offset=2g >/dev/null || return 1
 	after=$(bfqng_stat sy0 idle_started)

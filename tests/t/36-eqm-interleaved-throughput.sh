@@ -10,7 +10,7 @@ source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-devices.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
 
-RT=10
+RT=6
 modprobe bfq-ng || die "bfq-ng"
 dev=$(make_hdd) || die "make_hdd"
 at_exit remove_hdd

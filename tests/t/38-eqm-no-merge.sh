@@ -24,7 +24,7 @@ at_exit remove_hdd
 # processes a queue had at once and how many processes joined a queue, from
 # a fresh bfq-ng.
 pair() {
-	local cg=("$1" "$2") k f jobs=() most=0 n
+	local cg=("$1" "$2") k f jobs=() most=0 n end
 	shift 2
 	set_sched "$dev" none && use_sched "$dev" bfq-ng || return 1
 	fio --filename="/dev/$dev" --bs=16k --ioengine=psync --size=1g \
@@ -39,7 +39,8 @@ pair() {
 		[ "${cg[k]}" = - ] || cg_move "${jobs[k]}" "${cg[k]}" || return 1
 	done
 	sleep 2
-	for ((k = 0; k < RT * 10; k++)); do
+	end=$((SECONDS + RT))
+	while [ "$SECONDS" -lt "$end" ] && kill -0 $f 2>/dev/null; do
 		n=$(awk '{ for (i = 1; i < NF; i++) if ($i == "procs" && $(i + 1) > m) m = $(i + 1) }
 			END { print m + 0 }' "/sys/kernel/debug/block/$dev/sched/queues")
 		[ "$n" -gt "$most" ] && most=$n
@@ -73,7 +74,9 @@ read -r most joins _ < <(pair - - --rw=read:16k --direct=1 --prioclass=3)
 check_eq "IDLE class readers: most processes in a queue" "$most" 1
 check_eq "IDLE class readers: processes that joined a queue" "$joins" 0
 # Buffered writes written back by the flusher, no fsync (whose writeback
-# runs in the caller's context and is sync I/O).
+# runs in the caller's context and is sync I/O).  Not a small region
+# rewritten: at each pass fio flushes the device's cache itself, in its own
+# context, with sync writes (which may be merged).
 read -r most _ < <(pair - - --rw=write:16k --direct=0)
 sync
 joins=$(bfqng_stat "$dev" coop_merges)

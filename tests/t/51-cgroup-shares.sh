@@ -9,7 +9,7 @@ source "$BFQNG_TESTS/lib-sched.sh"
 source "$BFQNG_TESTS/lib-cgroup.sh"
 
 WARMUP_S=2
-MEASURE_S=15
+MEASURE_S=8
 
 modprobe bfq-ng || die "bfq-ng"
 cg_init || skip_all "no cgroup v2 with the io controller"
