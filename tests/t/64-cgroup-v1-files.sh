@@ -3,7 +3,9 @@
 # cgroup v1 (blkio): blkio.bfq-ng.weight reads 100 and takes 1..1000
 # (ERANGE outside); blkio.bfq-ng.weight_device takes "MAJ:MIN W" and drops
 # the override with "MAJ:MIN 0"; io_service_bytes and io_serviced count a
-# group's reads.  The io controller goes back to cgroup v2 afterwards.
+# group's reads.  It runs after every cgroup v2 test: it then gives the io
+# controller back to cgroup v2, but a full run saw the unmounted v1
+# hierarchy (no group left in it) live on and keep the controller.
 source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
 source "$BFQNG_TESTS/lib-cgroup.sh"
@@ -15,12 +17,11 @@ sched_nullb cv0 || die "null_blk"
 dev=$(cat /sys/block/cv0/dev)
 
 # The controller must leave cgroup v2 first: no child there may use it, even
-# a removed one not yet freed (so this test runs before the v2 ones).
+# a removed one not yet freed (those of the tests before may take a while).
 echo -io 2>/dev/null >"$CG/cgroup.subtree_control"
 mkdir -p $V1
 mount_v1() { mount -t cgroup -o blkio blkio-v1 $V1 2>/dev/null; }
-wait_for 10 mount_v1 || skip_all "the io controller stays bound to cgroup v2"
-at_exit "cg_init"
+wait_for 30 mount_v1 || skip_all "the io controller stays bound to cgroup v2"
 at_exit "umount $V1"
 mkdir $V1/g || die "v1 cgroup"
 at_exit "rmdir $V1/g"
@@ -44,3 +45,20 @@ echo "$dev 0" >"$V1/g/blkio.bfq-ng.weight_device"
 check_eq "\"MAJ:MIN 0\" drops the override" "$(cat "$V1/g/blkio.bfq-ng.weight_device")" ""
 check_eq "the group falls back to the cgroup's weight" "$(cg_group_field cv0 $V1/g new_weight)" 300
 select_sched cv0 none
+
+# Give the controller back now rather than in at_exit, whose errors are not
+# seen: a v1 hierarchy unmounted with a group left in it lives on, unseen,
+# and keeps the io controller from cgroup v2.  rmdir is retried: the
+# reader's exit may not have left the group yet.
+rmdir_g() { rmdir "$V1/g" 2>/dev/null || [ ! -d "$V1/g" ]; }
+if wait_for 10 rmdir_g; then
+	tap_ok "the v1 group is removed"
+else
+	tap_fail "the v1 group is removed" "rmdir: still there with procs '$(cat "$V1/g/cgroup.procs" 2>&1 | paste -sd' ')'"
+fi
+umount "$V1"
+# Not a test point: after a full run the emptied, unmounted hierarchy was
+# seen to live on (/proc/cgroups: "blkio 1 1 1") for over a minute, after a
+# subset run not; why is not known yet.
+wait_for 10 _cg_enable_io && diag "the io controller is back with cgroup v2" ||
+	diag "the io controller is still bound to v1: $(grep blkio /proc/cgroups)"
