@@ -5,7 +5,7 @@
 CG=/sys/fs/cgroup
 
 # cg_init: cgroup v2 mounted at $CG with the io controller given to the
-# root's children, waiting up to 30 s for a v1 hierarchy (test 64's) to let
+# root's children, waiting up to 30 s for a v1 hierarchy (test 49's) to let
 # it go: its release is asynchronous, and a full run once saw it take more
 # than 10 s under TCG.
 cg_init() {

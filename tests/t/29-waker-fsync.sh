@@ -9,12 +9,12 @@
 # found and served, idling ends in vain (timeout) at most 0.75 times as
 # often per fsync (skipped when it hardly ever did without wakers), and
 # fsyncs per second are not lower (>= 0.7x: under TCG the emulated CPU
-# limits them too).  Two rounds of each, alternated,
+# limits them too).  Three rounds of each, alternated,
 # summed; mq-deadline's figure is printed for reference.
 source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
 
-RUNTIME_S=6
+RUNTIME_S=8
 
 modprobe bfq-ng || die "bfq-ng"
 nullb wk0 512 memory_backed=1 irqmode=2 completion_nsec=250000 hw_queue_depth=1 ||
@@ -24,11 +24,11 @@ echo 1 >/sys/block/wk0/queue/rotational
 mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 /dev/wk0 && mkdir -p /mnt/wk0 && mount /dev/wk0 /mnt/wk0 || die "mkfs/mount"
 at_exit umount /mnt/wk0
 
-# fsyncs SCHED [SECONDS]: writes (each followed by an fsync) per second.
+# fsyncs SCHED: writes (each followed by an fsync) per second.
 fsyncs() {
 	use_sched wk0 "$1" 64 || die "select $1"
 	fio --name=fsync --directory=/mnt/wk0 --rw=randwrite --bs=4k --size=4m \
-		--fsync=1 --time_based --runtime="${2:-$RUNTIME_S}" --output-format=json \
+		--fsync=1 --time_based --runtime=$RUNTIME_S --output-format=json \
 		--output=/tmp/wk.json >/dev/null || die "fio"
 	[ "$(fio_errors /tmp/wk.json)" = 0 ] || die "fio reported errors"
 	jq '.jobs[0].write.iops | floor' /tmp/wk.json
@@ -36,8 +36,8 @@ fsyncs() {
 
 declare -A iops=([0]=0 [1]=0) vain=([0]=0 [1]=0)
 use_sched wk0 bfq-ng 64 || die "select bfq-ng"
-fsyncs bfq-ng 3 >/dev/null	# warm-up: journal and allocator state
-for inj in 1 0 1 0; do
+fsyncs bfq-ng >/dev/null	# warm-up: journal and allocator state
+for inj in 1 0 1 0 1 0; do
 	use_sched wk0 bfq-ng 64 || die "select bfq-ng"
 	echo $inj >/sys/block/wk0/queue/iosched/injection || die "injection=$inj"
 	t=$(bfqng_stat wk0 idle_timeouts)
@@ -64,5 +64,5 @@ else
 fi
 check_gain "fsyncs per second are not lower" "${iops[1]}" "${iops[0]}" 0.7
 check_eq "engine invariants hold" "$(bfqng_check wk0)" ok
-diag "mq-deadline: $(fsyncs mq-deadline) fsyncs/s; bfq-ng: $((iops[1] / 2)) with wakers"
+diag "mq-deadline: $(fsyncs mq-deadline) fsyncs/s; bfq-ng: $((iops[1] / 3)) with wakers"
 select_sched wk0 none
