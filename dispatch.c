@@ -541,6 +541,7 @@ static void bq_arm_idle_timer(struct bqd *bqd, struct bq_queue *bqq)
 {
 	u64 wait = bqd->tun.slice_idle_ns;
 
+	lockdep_assert_held(&bqd->lock);
 	if (bqq->wr_kind)
 		wait = max_t(u64, wait, BQ_WR_IDLE_NS);
 	bqd->idle_started++;
