@@ -203,3 +203,19 @@ stop_readers() {
 	wait 2>/dev/null
 	return 0
 }
+
+# expirations DEV: the device's slot expiration counters, "reason count"
+# pairs on one line (debugfs stats).
+expirations() {
+	awk '/^expired_/ { sub(/^expired_/, ""); printf "%s %s ", $1, $2 }' \
+		"/sys/kernel/debug/block/$1/sched/stats"
+}
+
+# expirations_since DEV BEFORE: how many slots expired for each reason since
+# BEFORE (an expirations line).
+expirations_since() {
+	awk -v b="$2" -v a="$(expirations "$1")" 'BEGIN {
+		n = split(b, x, " "); split(a, y, " ")
+		for (i = 1; i < n; i += 2) printf "%s %d%s", x[i], y[i + 1] - x[i + 1], i + 2 < n ? ", " : "\n"
+	}'
+}
