@@ -6,10 +6,10 @@
 # after the greedy readers stop so that it can reach that rate, is not.
 # (Under load a queue that is not raised waits out the in-service queue's
 # slice, so its delivered rate, which is what the heuristic measures, can
-# fall under the threshold: a CI run saw one such sample.)  (Its latency under load is measured by tests/wip/32-soft-rt-latency.sh,
-# not yet always within its bound under TCG.)  The greedy readers run at CPU nice 19
-# so that the emulated CPU's scheduling does not stand in for the I/O
-# scheduler's.
+# fall under the threshold: a CI run saw one such sample.)  Its latency
+# under load is measured by 32-soft-rt-latency.sh.  The greedy readers run
+# at CPU nice 19 so that the emulated CPU's scheduling does not stand in for
+# the I/O scheduler's.
 source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
 
