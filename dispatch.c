@@ -533,16 +533,18 @@ void bq_queue_lost_request(struct bqd *bqd, struct bq_queue *bqq)
 
 /*
  * Start the wait for @bqq's next request: slice_idle, or at least
- * BQ_WR_IDLE_NS for a raised queue, whose process is an application
- * starting or a player, its next read often after some CPU work (a
- * request not waited for lets another queue's in, and a seek, first).
+ * BQ_WR_IDLE_NS for an interactive-raised queue, whose process is an
+ * application starting, its next read often after some CPU work (a request
+ * not waited for lets another queue's in, and a seek, first).  A soft
+ * real-time queue gets slice_idle: it empties at the end of each batch, and
+ * its next batch, a period later, preempts whoever is served then.
  */
 static void bq_arm_idle_timer(struct bqd *bqd, struct bq_queue *bqq)
 {
 	u64 wait = bqd->tun.slice_idle_ns;
 
 	lockdep_assert_held(&bqd->lock);
-	if (bqq->wr_kind)
+	if (bqq->wr_kind == BQ_WR_INTERACTIVE)
 		wait = max_t(u64, wait, BQ_WR_IDLE_NS);
 	bqd->idle_started++;
 	trace_bfq_ng_idle(BQ_TRACE_DEV(bqd), bqq->pid, false);
