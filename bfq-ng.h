@@ -270,6 +270,8 @@ struct bqd {
 	u64 window_last_ns;
 	u64 window_sectors;
 	unsigned int window_requests;
+	unsigned int window_seq;		/* requests near the one before */
+	sector_t window_last_pos;		/* end of the last one dispatched */
 	u64 max_budget;				/* in effect, sectors */
 
 	unsigned int async_depth;		/* limit_depth for async/writes */

@@ -217,10 +217,16 @@ void bq_update_max_budget(struct bqd *bqd)
  * Peak rate: sectors dispatched over a window of at least 100 ms and 32
  * requests (or 1 s and 4 requests) in which the device never stayed
  * empty.  Faster samples pull the estimate up quickly, slower ones pull it
- * down slowly.
+ * down slowly.  A window of mostly seeking requests (under 3/4 of them
+ * near the one before) measures the workload, not the device: it may raise
+ * the estimate, never lower it, or random readers would shrink max_budget
+ * to its floor and every queue's slots with it.
  */
-static void bq_rate_sample(struct bqd *bqd, unsigned int sectors, u64 now_ns)
+static void bq_rate_sample(struct bqd *bqd, sector_t pos, unsigned int sectors,
+			   u64 now_ns)
 {
+	sector_t dist = pos > bqd->window_last_pos ?
+			pos - bqd->window_last_pos : bqd->window_last_pos - pos;
 	u64 elapsed, rate;
 
 	if (!bqd->window_start_ns ||
@@ -228,10 +234,14 @@ static void bq_rate_sample(struct bqd *bqd, unsigned int sectors, u64 now_ns)
 		bqd->window_start_ns = now_ns;
 		bqd->window_sectors = 0;
 		bqd->window_requests = 0;
+		bqd->window_seq = 0;
 	}
 	bqd->window_last_ns = now_ns;
+	bqd->window_last_pos = pos + sectors;
 	bqd->window_sectors += sectors;
 	bqd->window_requests++;
+	if (dist <= BQ_SEEK_DIST_SECTORS)
+		bqd->window_seq++;
 	elapsed = now_ns - bqd->window_start_ns;
 	/* A slow device with large requests closes the window by time. */
 	if (elapsed < BQ_RATE_WINDOW_NS ||
@@ -240,6 +250,11 @@ static void bq_rate_sample(struct bqd *bqd, unsigned int sectors, u64 now_ns)
 	      bqd->window_requests < BQ_RATE_WINDOW_MIN_REQUESTS)))
 		return;
 	rate = div64_u64(bqd->window_sectors * NSEC_PER_SEC, elapsed);
+	if (4 * bqd->window_seq < 3 * bqd->window_requests &&
+	    rate <= bqd->peak_rate) {
+		bqd->window_start_ns = 0;
+		return;
+	}
 	if (rate > bqd->peak_rate)
 		bqd->peak_rate = (bqd->peak_rate + 3 * rate) / 4;
 	else
@@ -273,6 +288,21 @@ static void bq_hw_tag_sample(struct bqd *bqd, const struct bq_queue *bqq)
 static u64 bq_min_budget(const struct bqd *bqd)
 {
 	return max_t(u64, BQ_MIN_BUDGET_SECTORS, bqd->max_budget / 32);
+}
+
+/*
+ * The budget @bqq gets for a slot whose first request is @sectors long.  A
+ * raised queue gets the largest: the feedback would shrink the budget of
+ * an application starting, whose reads are few and far between, until
+ * each large read used all of it, and a queue that used its budget waits,
+ * request queued, for its next start time to come, behind a whole slot of
+ * another queue.
+ */
+static u64 bq_slot_budget(const struct bqd *bqd, const struct bq_queue *bqq,
+			  u32 sectors)
+{
+	return max_t(u64, bqq->wr_kind ? bqd->max_budget : bqq->max_budget,
+		     sectors);
 }
 
 /* Next budget of a sync queue, by why it left service. */
@@ -373,8 +403,8 @@ static void bq_expire_serving(struct bqd *bqd, enum bq_expire_reason reason,
 			    bqq->max_budget);
 	bq_wr_check(bqd, bqq, now_ns);
 	next = bq_next_request(bqq);
-	bqq->entity.budget = max_t(u64, bqq->max_budget,
-				   next ? blk_rq_sectors(next) : 0);
+	bqq->entity.budget = bq_slot_budget(bqd, bqq,
+					    next ? blk_rq_sectors(next) : 0);
 	bqd->serving = NULL;
 	bqd->expirations[reason]++;
 	if (!bqq->queued && !bqq->dispatched)
@@ -507,7 +537,7 @@ void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 	bq_wr_activation(bqd, bqq, rq->start_time_ns);
 	if (bqq->entity.where == BQ_OFF)
 		bq_get_queue(bqq);
-	bqq->entity.budget = max_t(u64, bqq->max_budget, blk_rq_sectors(rq));
+	bqq->entity.budget = bq_slot_budget(bqd, bqq, blk_rq_sectors(rq));
 	preempt = bq_may_preempt(bqd, bqq);
 	trace_bfq_ng_activate(BQ_TRACE_DEV(bqd), bqq->pid,
 			      bqq->entity.new_weight, bqq->entity.budget,
@@ -670,7 +700,7 @@ static void bq_serve(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 		bq_inject_probe(bqd, bqq, rq, now_ns);
 	bq_remove_request(bqq, rq);
 	bqd->queued--;
-	bq_rate_sample(bqd, sectors, now_ns);
+	bq_rate_sample(bqd, pos, sectors, now_ns);
 	bqq->dispatched++;
 	if (++bqd->in_driver > bqd->max_in_driver)
 		bqd->max_in_driver = bqd->in_driver;
