@@ -162,14 +162,18 @@ static bool bq_apply_changes(struct bq_entity *entity, bool counted)
 
 /*
  * Stamp and queue an entity.  An urgent one (it has just preempted the
- * entity in service) finishes before every other entity of its tree, so that
- * it is the one served next; its start, hence its eligibility, is unchanged.
+ * entity in service) is the one served next: it starts no later than the
+ * virtual time, so it is eligible (a start still ahead, from a slot that
+ * ended moments ago, would hand the device to another entity for a whole
+ * slot instead), and it finishes before every other entity of its tree.
  */
 static void bq_stamp(struct bq_entity *entity, u64 start, bool urgent)
 {
 	struct bq_tree *tree = bq_tree_of(entity);
 	struct rb_node *first = rb_first_cached(&tree->active);
 
+	if (urgent && bq_vt_before(tree->vtime, start))
+		start = tree->vtime;
 	entity->start = start;
 	entity->finish = start + bq_delta(entity->budget, entity->weight);
 	if (urgent && first &&
