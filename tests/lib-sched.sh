@@ -73,6 +73,7 @@ check_ratio() {
 		tap_ok "$1 (measured $2, ideal $3)"
 	else
 		tap_fail "$1" "measured $2, bound [$lo, $hi] (ideal $3)"
+		return 1
 	fi
 }
 

@@ -10,8 +10,11 @@ source "$BFQNG_TESTS/lib-cgroup.sh"
 
 WARMUP_S=2
 MEASURE_S=8
-# The weight-100 leaf of the nested case gets a slot every ~0.6 s here, so
-# an 8 s window holds about 13 of them: 12 s keeps one slot within the bound.
+# Slots of at most 4096 sectors (2 MiB, ~12 ms here) rather than the ~27000
+# that max_budget auto-tunes to: with those, the weight-100 leaf of the
+# nested case got a slot every ~0.6 s, its share over 8 or 12 s moved by a
+# slot's worth (0.0635 and 0.1498 were measured in CI runs against 0.125).
+MAX_BUDGET=4096
 NESTED_MEASURE_S=12
 
 modprobe bfq-ng || die "bfq-ng"
@@ -19,6 +22,7 @@ cg_init || skip_all "no cgroup v2 with the io controller"
 sched_nullb cs0 || die "null_blk"
 # Weight raising of new queues would skew the first seconds.
 echo 0 >/sys/block/cs0/queue/iosched/low_latency
+echo $MAX_BUDGET >/sys/block/cs0/queue/iosched/max_budget
 
 cg_make lo 100 && cg_make hi 300 || die "cgroups"
 lo=$(cg_reader lo cs0 0) && hi=$(cg_reader hi cs0 1024) || die "readers"
