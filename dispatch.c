@@ -482,8 +482,12 @@ static void bq_waker_detect(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
 	}
 	if (++bqq->waker_hits < BQ_WAKER_HITS || bqq->waker == last)
 		return;
-	bq_waker_forget(bqd, bqq);
+	/*
+	 * @last holds no reference of ours yet: take it before the old waker
+	 * is put, whose freeing could drop the last reference to @last.
+	 */
 	bq_get_queue(last);
+	bq_waker_forget(bqd, bqq);
 	bqq->waker = last;
 	bqd->wakers_found++;
 }
