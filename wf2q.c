@@ -142,11 +142,22 @@ static void bq_idle_flush(struct bq_sched *sd, struct bq_tree *tree)
 }
 
 /*
+ * @entity leaves its tree for good.  Its idle neighbours may be the last
+ * entities there: flush first, as the release may free the entity's group.
+ */
+static void bq_leave(struct bq_entity *entity)
+{
+	bq_idle_flush(entity->sd, bq_tree_of(entity));
+	bq_release(entity);
+}
+
+/*
  * Apply a pending weight or class change to an entity about to be stamped.
  * Returns true when the class changed (old timestamps mean nothing then).
  */
 static bool bq_apply_changes(struct bq_entity *entity, bool counted)
 {
+	struct bq_tree *old = bq_tree_of(entity);
 	bool moved = entity->new_class != entity->class;
 
 	if (!moved && entity->new_weight == entity->weight)
@@ -157,6 +168,8 @@ static bool bq_apply_changes(struct bq_entity *entity, bool counted)
 	entity->class = entity->new_class;
 	if (counted)
 		bq_tree_of(entity)->wsum += entity->weight;
+	if (moved)
+		bq_idle_flush(entity->sd, old);
 	return moved;
 }
 
@@ -405,7 +418,7 @@ static bool bq_expire_one(struct bq_entity *entity, bool busy)
 		bq_stamp(entity, start, false);
 	} else if (entity->new_class != entity->class ||
 		   !bq_vt_before(tree->vtime, entity->finish)) {
-		bq_release(entity);
+		bq_leave(entity);
 	} else {
 		bq_idle_add(tree, entity);
 		bq_idle_flush(entity->sd, tree);
@@ -453,7 +466,7 @@ void bq_deactivate(struct bq_entity *entity)
 			bq_idle_add(tree, entity);
 			bq_idle_flush(entity->sd, tree);
 		} else {
-			bq_release(entity);
+			bq_leave(entity);
 		}
 		if (!parent || bq_sched_busy(parent->my_sd))
 			return;
@@ -552,6 +565,7 @@ static int bq_check_tree(const struct bq_sched *sd, int class, char *why,
 {
 	const struct bq_tree *tree = &sd->tree[class];
 	const struct bq_entity *prev = NULL;
+	struct rb_node *stranded = NULL;
 	unsigned int nr = 0;
 	u64 wsum = 0, min;
 	struct rb_node *node;
@@ -580,9 +594,16 @@ static int bq_check_tree(const struct bq_sched *sd, int class, char *why,
 	}
 	if (sd->serving && sd->serving->class == class)
 		wsum += sd->serving->weight;
+	else if (!nr)
+		stranded = rb_first_cached(&tree->idle);
 	if (nr != tree->nr_active || wsum != tree->wsum) {
 		snprintf(why, len, "class %d: %u active (counted %u), wsum %llu (counted %llu)",
 			 class, nr, tree->nr_active, wsum, tree->wsum);
+		return -EUCLEAN;
+	}
+	if (stranded) {
+		/* Nothing left to advance V: they would never be released. */
+		snprintf(why, len, "class %d: idle entities stranded", class);
 		return -EUCLEAN;
 	}
 	if (tree->active.rb_root.rb_node &&

@@ -433,6 +433,27 @@ static void wf2q_test_wrap_order(struct kunit *test)
 
 /* --- idle tree -------------------------------------------------------- */
 
+/*
+ * Two entities of weight 100 and budget 1000 in @class; @a is served for
+ * 400 sectors and empties ahead of V (F_a = 4, V = 2): it waits on the idle
+ * tree while @b stays active.
+ */
+static void wq_one_idle(struct kunit *test, struct wq_env *env,
+			struct bq_entity *a, struct bq_entity *b,
+			enum bq_class class)
+{
+	bq_entity_init(a, &env->root, 100, class);
+	bq_entity_init(b, &env->root, 100, class);
+	a->budget = 1000;
+	b->budget = 1000;
+	bq_activate(a, false, false);
+	bq_activate(b, false, false);
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
+	bq_charge(a, 400);
+	bq_expire(a, false);
+	KUNIT_ASSERT_EQ(test, (int)a->where, (int)BQ_IDLE);
+}
+
 static void wf2q_test_idle_tree(struct kunit *test)
 {
 	struct wq_env *env = wq_env_new(test, 4);
@@ -440,15 +461,7 @@ static void wf2q_test_idle_tree(struct kunit *test)
 	struct bq_tree *tree = &env->root.tree[BQ_CLASS_BE];
 	u64 f_a;
 
-	bq_entity_init(a, &env->root, 100, BQ_CLASS_BE);
-	bq_entity_init(b, &env->root, 100, BQ_CLASS_BE);
-	a->budget = 1000;
-	b->budget = 1000;
-	bq_activate(a, false, false);
-	bq_activate(b, false, false);
-	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
-	bq_charge(a, 400);
-	bq_expire(a, false);	/* a empties ahead of V: it waits on the idle tree */
+	wq_one_idle(test, env, a, b, BQ_CLASS_BE);
 	f_a = a->finish;
 	KUNIT_EXPECT_EQ(test, f_a, wq_delta(400, 100));
 	KUNIT_EXPECT_EQ(test, (int)a->where, (int)BQ_IDLE);
@@ -481,6 +494,41 @@ static void wf2q_test_idle_tree(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, env->released[1], 1U);
 	KUNIT_EXPECT_FALSE(test, bq_sched_busy(&env->root));
 	wq_check(test, env, 0, "flushed");
+}
+
+/*
+ * Idle entities do not outlive the last busy entity of their tree, however
+ * it leaves (released behind V, or moved to another class): nothing would
+ * be left to advance V past their finish, and their references would stay.
+ */
+static void wf2q_test_no_stranding(struct kunit *test)
+{
+	struct wq_env *env = wq_env_new(test, 15);
+	struct bq_entity *a = &env->leaf[0], *b = &env->leaf[1];
+	struct bq_entity *c = &env->leaf[2], *d = &env->leaf[3];
+
+	wq_one_idle(test, env, a, b, BQ_CLASS_BE);
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), b);
+	bq_charge(b, 100);		/* F_b = 1 <= V = 2.5: b is released */
+	bq_expire(b, false);
+	KUNIT_EXPECT_EQ(test, (int)b->where, (int)BQ_OFF);
+	KUNIT_EXPECT_EQ(test, (int)a->where, (int)BQ_OFF);
+	KUNIT_EXPECT_EQ(test, env->released[0], 1U);
+	wq_check(test, env, 0, "last one released");
+
+	wq_one_idle(test, env, c, d, BQ_CLASS_RT);
+	d->new_class = BQ_CLASS_BE;
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), d);
+	bq_charge(d, 100);
+	bq_expire(d, true);		/* still busy, restamped in BE */
+	KUNIT_EXPECT_EQ(test, (int)d->class, (int)BQ_CLASS_BE);
+	KUNIT_EXPECT_EQ(test, (int)c->where, (int)BQ_OFF);
+	KUNIT_EXPECT_EQ(test, env->released[2], 1U);
+	wq_check(test, env, 0, "last one moved");
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), d);
+	bq_expire(d, false);
+	KUNIT_EXPECT_FALSE(test, bq_sched_busy(&env->root));
+	wq_check(test, env, 0, "end");
 }
 
 /* --- weight changes --------------------------------------------------- */
@@ -725,6 +773,7 @@ static struct kunit_case wf2q_cases[] = {
 	KUNIT_CASE(wf2q_test_timestamps),
 	KUNIT_CASE(wf2q_test_vtime_jump),
 	KUNIT_CASE(wf2q_test_idle_tree),
+	KUNIT_CASE(wf2q_test_no_stranding),
 	KUNIT_CASE(wf2q_test_weight_change),
 	KUNIT_CASE(wf2q_test_class_priority),
 	KUNIT_CASE(wf2q_test_class_change),

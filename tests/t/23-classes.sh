@@ -2,7 +2,8 @@
 # timeout: 600
 # Classes are strict: a greedy RT reader keeps a BE reader under 5% of the
 # throughput.  An IDLE reader beside a busy BE reader is not starved: it
-# completes I/O, each request within a bounded wait.
+# completes I/O, each request within a bounded wait.  A queue changing
+# class strands nothing in the tree it left.
 source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
 
@@ -27,5 +28,28 @@ check_gt "an IDLE reader beside a busy BE reader completes I/O (requests)" "$don
 # it follows (timeout_sync 125 ms), for each of its 8 in-flight requests.
 check_le "IDLE reader's slowest request waits within its starvation bound (ms)" "$max_ms" 3000
 check_eq "engine invariants hold after the class runs" "$(bfqng_check cl0)" ok
+
+# A queue that changes class leaves its old class tree: queues idling there
+# (an RT reader that just stopped) must not stay parked with nothing left
+# to advance that tree's virtual time, holding their references for good.
+# Whether one is still idling when the class changes is a race this run
+# does not control (it did not strand on the engine before the fix, either);
+# the KUnit case wf2q_test_no_stranding (tests/host/h13) is the exact check,
+# this one the end-to-end path: ionice, the change, the invariants, release.
+a=$(start_reader cl0 0 --prioclass=1 --prio=4) || die "reader"
+b=$(start_reader cl0 600 --prioclass=1 --prio=4) || die "reader"
+sleep 1
+kill "$(ps -o ppid= -p "$b")" "$b"
+sleep 0.5
+ionice -c 2 -n 4 -p "$a"
+sleep 1
+check_eq "engine invariants hold after an RT queue turned BE beside an idle one" \
+	"$(bfqng_check cl0)" ok
+stop_readers "$a"
+# The exiting processes drop their queues as they go; allow them a moment.
+no_queues() { [ "$(bfqng_stat cl0 live_queues)" -eq 0 ]; }
+wait_for 3 no_queues || diag "left: $(cat /sys/kernel/debug/block/cl0/sched/queues)"
+check_eq "no queue is left behind once both readers ended" \
+	"$(bfqng_stat cl0 live_queues)" 0
 select_sched cl0 none
 nullb_del cl0
