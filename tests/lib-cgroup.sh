@@ -5,9 +5,9 @@
 CG=/sys/fs/cgroup
 
 # cg_init: cgroup v2 mounted at $CG with the io controller given to the
-# root's children, waiting up to 30 s for a v1 hierarchy (test 49's) to let
-# it go: its release is asynchronous, and a full run once saw it take more
-# than 10 s under TCG.
+# root's children, waiting up to 30 s for a v1 hierarchy (test 69's, run
+# last for this reason) to let it go: its release is asynchronous, and a
+# full run once saw it take more than 10 s under TCG.
 cg_init() {
 	local start=$SECONDS
 	grep -q "^cgroup2 $CG " /proc/mounts || mount -t cgroup2 none "$CG" || return 1
