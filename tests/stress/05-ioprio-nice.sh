@@ -4,8 +4,10 @@
 # loads (sync and async writers, several processes each) run on bfq-ng
 # while a changer gives their processes random I/O classes and levels
 # (ionice RT/BE/IDLE 0-7, including a class change to IDLE and back) and
-# random nice values, for 30 s.  Every fio pass verifies (crc32c); the IDLE
-# class must not starve anyone to a hang.
+# random nice values, for 30 s and at least 40 changes (on the KASAN debug
+# kernel under TCG, spawning ionice and renice is slow: 12 changes in 30 s),
+# at most 5 min.  Every fio pass verifies (crc32c); the IDLE class must not
+# starve anyone to a hang.
 source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
 source "$BFQNG_TESTS/stress/lib-stress.sh"
@@ -24,9 +26,9 @@ fio --name=ip-read --filename=/dev/ip0 --direct=1 --ioengine=psync --rw=randread
 p3=$!
 sleep 2
 
-end=$((SECONDS + 30))
+end=$((SECONDS + 30)) cap=$((SECONDS + 300))
 changes=0 bad=0
-while [ $SECONDS -lt $end ]; do
+while [ $SECONDS -lt $end ] || { [ $changes -lt 40 ] && [ $SECONDS -lt $cap ]; }; do
 	for pid in $(pgrep -x fio); do
 		c=$((1 + RANDOM % 3))
 		ionice -c $c -n $((RANDOM % 8)) -p "$pid" 2>/dev/null || { kill -0 "$pid" 2>/dev/null && bad=$((bad + 1)); }
