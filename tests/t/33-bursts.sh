@@ -39,8 +39,11 @@ large=0 raised=0
 for p in "${pids[@]}"; do
 	line=$(queue_line bu0 "$p")
 	[ -n "$line" ] || { diag "no queue for pid $p"; continue; }
-	[[ $line == *" large_burst 1 "* ]] || diag "not in the burst: $line"
-	[[ $line == *" large_burst 1 "* ]] && large=$((large + 1))
+	if [[ $line == *" large_burst 1 "* ]]; then
+		large=$((large + 1))
+	else
+		diag "not in the burst: $line"
+	fi
 	[[ $line == *" raising none "* ]] || { raised=$((raised + 1)); diag "raised: $line"; }
 done
 check_eq "ten readers started together are marked as a large burst" "$large" 10
