@@ -10,8 +10,9 @@
  * I/O one request at a time is not preempted between two requests.
  *
  * At expiry the queue's next budget is adjusted by the reason it left, and
- * a queue that is seeky or timed out is charged for the time it held the
- * device rather than the sectors it moved.
+ * a queue that is seeky or slow (it held the device but moved sectors at
+ * under half the peak rate) is charged for the time it held the device
+ * rather than the sectors it moved.
  *
  * While the device is held for the queue in service, requests of another
  * busy queue may be dispatched ("injected") to use the time, as long as
@@ -214,30 +215,54 @@ void bq_update_max_budget(struct bqd *bqd)
 }
 
 /*
- * Peak rate: sectors dispatched over a window of at least 100 ms and 32
+ * Peak rate: sectors completed over a window of at least 100 ms and 32
  * requests (or 1 s and 4 requests) in which the device never stayed
- * empty.  Faster samples pull the estimate up quickly, slower ones pull it
- * down slowly.  A window of mostly seeking requests (under 3/4 of them
- * near the one before) measures the workload, not the device: it may raise
- * the estimate, never lower it, or random readers would shrink max_budget
- * to its floor and every queue's slots with it.
+ * empty.  Counted at completion, not dispatch: a window closed by the
+ * dispatch of a 512 KiB read would count sectors that take the device half
+ * a second more on a slow disk.  Faster samples pull the estimate up
+ * quickly, slower ones pull it down by a quarter of the difference, so a
+ * burst of hits in the disk's read-ahead cache (a reader starting where the
+ * partition scan left the disk reading) is forgotten within a few
+ * windows.  A window of mostly seeking requests (under 3/4 of them near
+ * the one before) measures the workload, not the device: it may raise the
+ * estimate, never lower it, or random readers would shrink max_budget to
+ * its floor and every queue's slots with it.
  */
+static void bq_rate_window_open(struct bqd *bqd, u64 start_ns)
+{
+	bqd->window_start_ns = start_ns;
+	bqd->window_sectors = 0;
+	bqd->window_requests = 0;
+	bqd->window_seq = 0;
+}
+
+/*
+ * A dispatch to an empty driver starts a busy period: a new window, unless
+ * the device was empty only briefly (the gap then counts as busy time).
+ */
+static void bq_rate_busy(struct bqd *bqd, u64 now_ns)
+{
+	if (bqd->in_driver)
+		return;
+	if (!bqd->window_start_ns ||
+	    now_ns - bqd->window_last_ns > BQ_RATE_GAP_NS)
+		bq_rate_window_open(bqd, now_ns);
+}
+
+/* A request of @sectors at @pos completed at @now_ns. */
 static void bq_rate_sample(struct bqd *bqd, sector_t pos, unsigned int sectors,
 			   u64 now_ns)
 {
 	sector_t dist = pos > bqd->window_last_pos ?
 			pos - bqd->window_last_pos : bqd->window_last_pos - pos;
 	u64 elapsed, rate;
+	bool seeking;
 
-	if (!bqd->window_start_ns ||
-	    (!bqd->in_driver && now_ns - bqd->window_last_ns > BQ_RATE_GAP_NS)) {
-		bqd->window_start_ns = now_ns;
-		bqd->window_sectors = 0;
-		bqd->window_requests = 0;
-		bqd->window_seq = 0;
-	}
 	bqd->window_last_ns = now_ns;
 	bqd->window_last_pos = pos + sectors;
+	/* Dispatched before the window opened (a gap reset it). */
+	if (!bqd->window_start_ns || now_ns <= bqd->window_start_ns)
+		return;
 	bqd->window_sectors += sectors;
 	bqd->window_requests++;
 	if (dist <= BQ_SEEK_DIST_SECTORS)
@@ -250,16 +275,15 @@ static void bq_rate_sample(struct bqd *bqd, sector_t pos, unsigned int sectors,
 	      bqd->window_requests < BQ_RATE_WINDOW_MIN_REQUESTS)))
 		return;
 	rate = div64_u64(bqd->window_sectors * NSEC_PER_SEC, elapsed);
-	if (4 * bqd->window_seq < 3 * bqd->window_requests &&
-	    rate <= bqd->peak_rate) {
-		bqd->window_start_ns = 0;
+	seeking = 4 * bqd->window_seq < 3 * bqd->window_requests;
+	/* The next window starts now if the device is still busy. */
+	bq_rate_window_open(bqd, bqd->in_driver ? now_ns : 0);
+	if (seeking && rate <= bqd->peak_rate)
 		return;
-	}
 	if (rate > bqd->peak_rate)
 		bqd->peak_rate = (bqd->peak_rate + 3 * rate) / 4;
 	else
-		bqd->peak_rate = (7 * bqd->peak_rate + rate) / 8;
-	bqd->window_start_ns = 0;
+		bqd->peak_rate = (3 * bqd->peak_rate + rate) / 4;
 	bq_update_max_budget(bqd);
 }
 
@@ -343,8 +367,11 @@ static bool bq_slow(const struct bqd *bqd, u64 served, u64 elapsed)
 
 /*
  * Service to charge a slot: sectors, or the device time the slot took for
- * seeky queues and slow or timed-out backlogged ones, scaled so that a full
- * timeout_sync costs max_budget.
+ * seeky queues and slow backlogged ones, scaled so that a full timeout_sync
+ * costs max_budget.  A queue that timed out while moving sectors at over
+ * half the peak rate pays its sectors: a reader of small requests that
+ * leaves the device idle between its batches still gets its share of
+ * bandwidth, not only of time.
  */
 static u64 bq_charge_for_time(const struct bqd *bqd, const struct bq_queue *bqq,
 			      enum bq_expire_reason reason, u64 now_ns)
@@ -353,14 +380,31 @@ static u64 bq_charge_for_time(const struct bqd *bqd, const struct bq_queue *bqq,
 	u64 elapsed = now_ns > bqq->slot_start_ns ?
 		      now_ns - bqq->slot_start_ns : 0;
 	u64 timeout_ns = jiffies_to_nsecs(bqd->tun.timeout_sync_jiffies);
-	bool by_time = bq_seeky(bqq) || reason == BQ_EXP_TIMEOUT ||
-		       (reason == BQ_EXP_BUDGET &&
+	bool by_time = bq_seeky(bqq) ||
+		       ((reason == BQ_EXP_TIMEOUT || reason == BQ_EXP_BUDGET) &&
 			bq_slow(bqd, bqq->entity.service, elapsed));
 
-	if (!bq_sync(bqq) || !by_time)
+	/*
+	 * No request of the slot has completed: the device was busy with
+	 * another queue's requests all along, and the slot's time is not its.
+	 */
+	if (!bq_sync(bqq) || !by_time ||
+	    test_bit(BQ_SLOT_CLOCK_WAIT, &bqq->flags))
 		return 0;
 	elapsed = min(elapsed, timeout_ns);
 	return div64_u64(bqd->max_budget * elapsed, timeout_ns);
+}
+
+/*
+ * The queue in service has requests in the driver and none has completed
+ * yet: they wait behind the previous queue's (one 512 KiB read takes half a
+ * second on a slow disk), and its budget timeout has not started.  Only a
+ * slot that has not dispatched at all (the driver's limits held it back)
+ * times out on the grace deadline set when it was selected.
+ */
+static bool bq_slot_clock_waits(const struct bq_queue *bqq)
+{
+	return test_bit(BQ_SLOT_CLOCK_WAIT, &bqq->flags) && bqq->dispatched;
 }
 
 /* Raised queues get twice the time to use their budget. */
@@ -607,7 +651,8 @@ static struct bq_queue *bq_serving_queue(struct bqd *bqd, u64 now_ns)
 				return NULL;
 			}
 			bq_expire_serving(bqd, BQ_EXP_EMPTY, now_ns);
-		} else if (time_after(jiffies, bqq->slot_deadline)) {
+		} else if (time_after(jiffies, bqq->slot_deadline) &&
+			   !bq_slot_clock_waits(bqq)) {
 			bq_expire_serving(bqd, BQ_EXP_TIMEOUT, now_ns);
 		} else if (bqq->entity.service + blk_rq_sectors(next) >
 			   bqq->entity.budget) {
@@ -629,7 +674,8 @@ static struct bq_queue *bq_serving_queue(struct bqd *bqd, u64 now_ns)
 	 * The slot's clock starts at its first completion: until then the
 	 * device may still be busy with the previous queue's requests, whose
 	 * time this queue must not be charged for.  A grace of one more
-	 * timeout bounds a slot whose first request never completes.
+	 * timeout bounds a slot that could not dispatch (see
+	 * bq_slot_clock_waits()).
 	 */
 	bq_start_slot_clock(bqd, bqq, now_ns);
 	bqq->slot_deadline += bqd->tun.timeout_sync_jiffies;
@@ -704,7 +750,9 @@ static void bq_serve(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 		bq_inject_probe(bqd, bqq, rq, now_ns);
 	bq_remove_request(bqq, rq);
 	bqd->queued--;
-	bq_rate_sample(bqd, pos, sectors, now_ns);
+	bq_rate_busy(bqd, now_ns);
+	/* The request's size for the rate sample at completion (see bfq-ng.h). */
+	rq->fifo_time = sectors;
 	bqq->dispatched++;
 	if (++bqd->in_driver > bqd->max_in_driver)
 		bqd->max_in_driver = bqd->in_driver;
@@ -802,6 +850,7 @@ void bq_completed(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 	}
 	if (!now_ns)
 		return;
+	bq_rate_sample(bqd, blk_rq_pos(rq), rq->fifo_time, now_ns);
 	bqq->last_completion_ns = now_ns;
 	/* A completion that left its queue with nothing to do may wake. */
 	if (bq_sync(bqq) && !test_bit(BQ_OOM, &bqq->flags) &&

@@ -3,9 +3,11 @@
 # (Work in progress: not in `make check`; run with `make check-wip`.
 # Measured under TCG on a 1 MB/s hddsim: 0.04 before the slot clock started
 # at the first completion and the peak rate was estimated on slow devices;
-# 0.64-0.83 since.  The 4 KiB reader's batches (merged to 32 KiB) leave the
-# device idle while fio reaps and resubmits, so it times out and is charged
-# by time.)
+# 0.64-0.83 since; 0.80-0.88 once a slot stopped paying for the other
+# reader's 512 KiB request still in the device, timed-out queues paid
+# sectors unless slow, and the peak rate was counted at completion.  When
+# the 4 KiB reader starts in the read-ahead left by the partition scan, the
+# peak estimate starts 5-10x too high (a 0.38 run) and decays over seconds.)
 # Fairness is in bandwidth, not in requests: at equal weights, a reader of
 # 4 KiB requests and a reader of 128 KiB requests on a disk whose service
 # time grows with request size (hddsim at 1 MB/s, slow enough that the
