@@ -44,7 +44,8 @@
  * rq->elv.priv[1]: flags in the low bits once the request is in the driver,
  * the completion time (ns) above them once it completed.  rq->fifo_time,
  * the FIFO deadline while the request is queued here, holds its size in
- * sectors once it is in the driver (blk_rq_sectors() is 0 at completion).
+ * sectors (blk_rq_sectors() is 0 at completion) and a flag once it is in
+ * the driver (dispatch.c: bq_rate_dispatch()).
  */
 #define BQ_RQ_IN_DRIVER		1UL
 #define BQ_RQ_INJECTED		2UL	/* dispatched while idling for another */
@@ -273,7 +274,7 @@ struct bqd {
 	u64 window_sectors;
 	unsigned int window_requests;
 	unsigned int window_seq;		/* requests near the one before */
-	sector_t window_last_pos;		/* end of the last one completed */
+	sector_t window_last_pos;		/* end of the last one dispatched */
 	u64 max_budget;				/* in effect, sectors */
 
 	unsigned int async_depth;		/* limit_depth for async/writes */

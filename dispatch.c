@@ -236,36 +236,50 @@ static void bq_rate_window_open(struct bqd *bqd, u64 start_ns)
 	bqd->window_seq = 0;
 }
 
+/* rq->fifo_time once @rq is in the driver: its size, and whether it was near. */
+#define BQ_RQ_NEAR		BIT_ULL(63)
+
 /*
- * A dispatch to an empty driver starts a busy period: a new window, unless
- * the device was empty only briefly (the gap then counts as busy time).
+ * @rq goes to the driver.  Whether it is near the one dispatched before is
+ * judged here, in dispatch order, as a device with internal queueing may
+ * complete them in another.  A dispatch to an empty driver starts a busy
+ * period: a new window, unless the device was empty only briefly (the gap
+ * then counts as busy time).
  */
-static void bq_rate_busy(struct bqd *bqd, u64 now_ns)
+static void bq_rate_dispatch(struct bqd *bqd, struct request *rq, u64 now_ns)
 {
+	sector_t pos = blk_rq_pos(rq);
+	sector_t dist = pos > bqd->window_last_pos ?
+			pos - bqd->window_last_pos : bqd->window_last_pos - pos;
+
+	bqd->window_last_pos = pos + blk_rq_sectors(rq);
+	rq->fifo_time = blk_rq_sectors(rq) |
+			(dist <= BQ_SEEK_DIST_SECTORS ? BQ_RQ_NEAR : 0);
 	if (bqd->in_driver)
 		return;
 	if (!bqd->window_start_ns ||
-	    now_ns - bqd->window_last_ns > BQ_RATE_GAP_NS)
+	    now_ns > bqd->window_last_ns + BQ_RATE_GAP_NS)
 		bq_rate_window_open(bqd, now_ns);
 }
 
-/* A request of @sectors at @pos completed at @now_ns. */
-static void bq_rate_sample(struct bqd *bqd, sector_t pos, unsigned int sectors,
+/* A request dispatched by bq_rate_dispatch() completed at @now_ns. */
+static void bq_rate_sample(struct bqd *bqd, const struct request *rq,
 			   u64 now_ns)
 {
-	sector_t dist = pos > bqd->window_last_pos ?
-			pos - bqd->window_last_pos : bqd->window_last_pos - pos;
 	u64 elapsed, rate;
 	bool seeking;
 
-	bqd->window_last_ns = now_ns;
-	bqd->window_last_pos = pos + sectors;
-	/* Dispatched before the window opened (a gap reset it). */
-	if (!bqd->window_start_ns || now_ns <= bqd->window_start_ns)
+	if (!bqd->window_start_ns)
 		return;
-	bqd->window_sectors += sectors;
+	/*
+	 * A completion in the submitting task may carry its plug's cached
+	 * time, older than the dispatch that opened the window.
+	 */
+	now_ns = max3(now_ns, bqd->window_start_ns, bqd->window_last_ns);
+	bqd->window_last_ns = now_ns;
+	bqd->window_sectors += (u32)rq->fifo_time;
 	bqd->window_requests++;
-	if (dist <= BQ_SEEK_DIST_SECTORS)
+	if (rq->fifo_time & BQ_RQ_NEAR)
 		bqd->window_seq++;
 	elapsed = now_ns - bqd->window_start_ns;
 	/* A slow device with large requests closes the window by time. */
@@ -750,9 +764,7 @@ static void bq_serve(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 		bq_inject_probe(bqd, bqq, rq, now_ns);
 	bq_remove_request(bqq, rq);
 	bqd->queued--;
-	bq_rate_busy(bqd, now_ns);
-	/* The request's size for the rate sample at completion (see bfq-ng.h). */
-	rq->fifo_time = sectors;
+	bq_rate_dispatch(bqd, rq, now_ns);
 	bqq->dispatched++;
 	if (++bqd->in_driver > bqd->max_in_driver)
 		bqd->max_in_driver = bqd->in_driver;
@@ -850,7 +862,7 @@ void bq_completed(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 	}
 	if (!now_ns)
 		return;
-	bq_rate_sample(bqd, blk_rq_pos(rq), rq->fifo_time, now_ns);
+	bq_rate_sample(bqd, rq, now_ns);
 	bqq->last_completion_ns = now_ns;
 	/* A completion that left its queue with nothing to do may wake. */
 	if (bq_sync(bqq) && !test_bit(BQ_OOM, &bqq->flags) &&
