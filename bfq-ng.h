@@ -31,14 +31,12 @@
 #include "elevator.h"
 #include "blk-mq-debugfs.h"
 #include "wf2q.h"
+#include "policy.h"
 
 #define BQ_NAME			"bfq-ng"
 #define BQ_COMPAT_NAME		"bfq"	/* drop-in mode (compat=1) */
 
-/* ioprio levels map to weights as mainline: (8 - level) * 10. */
-#define BQ_WEIGHT_PER_LEVEL	10
-#define BQ_NR_LEVELS		IOPRIO_NR_LEVELS
-#define BQ_DEFAULT_LEVEL	4
+static_assert(BQ_NR_LEVELS == IOPRIO_NR_LEVELS);
 
 /*
  * rq->elv.priv[1]: flags in the low bits once the request is in the driver,
@@ -100,15 +98,6 @@ enum bq_coop_event {
  * Why a queue left service; drives budget feedback.  Kept in one table so
  * debugfs and tracepoints print the same names.
  */
-enum bq_expire_reason {
-	BQ_EXP_BUDGET,		/* used its budget: grow it */
-	BQ_EXP_TIMEOUT,		/* slot lasted timeout_sync: grow, charge time */
-	BQ_EXP_TOO_IDLE,	/* idled in vain: shrink */
-	BQ_EXP_EMPTY,		/* emptied, no idling: budget = what it used */
-	BQ_EXP_PREEMPTED,	/* made way for another queue */
-	BQ_NR_EXPIRE_REASONS,
-};
-
 /* A per-process (sync) or shared (async) queue of requests. */
 struct bq_queue {
 	struct bq_entity entity;
@@ -289,9 +278,7 @@ struct bqd {
 	unsigned int wr_queues;			/* queues being raised */
 	struct list_head wr_list;		/* and the list of them */
 	struct list_head burst_list;		/* queues of the current burst */
-	unsigned int burst_size;
-	u64 burst_last_ns;			/* last queue creation */
-	bool large_burst;
+	struct bq_burst burst;
 	/* Groups with I/O queued or in flight in their own queues (root too). */
 	unsigned int active_groups;
 	unsigned int root_pending;		/* the root's such queues */
@@ -372,7 +359,6 @@ void bq_requests_merged(struct request_queue *q, struct request *rq,
 			struct request *next);
 bool bq_allow_merge(struct request_queue *q, struct request *rq,
 		    struct bio *bio);
-unsigned int bq_ioprio_weight(unsigned short ioprio);
 
 /* dispatch.c */
 void bq_dispatch_init(struct bqd *bqd);

@@ -347,25 +347,9 @@ static u64 bq_slot_budget(const struct bqd *bqd, const struct bq_queue *bqq,
 static u64 bq_next_budget(const struct bqd *bqd, const struct bq_queue *bqq,
 			  enum bq_expire_reason reason, u64 served)
 {
-	u64 budget = bqq->max_budget;
-
-	switch (reason) {
-	case BQ_EXP_BUDGET:
-	case BQ_EXP_TIMEOUT:
-		budget *= 2;
-		break;
-	case BQ_EXP_TOO_IDLE:
-		/* A queue that used to keep requests queued keeps its budget. */
-		if (!test_bit(BQ_IO_BOUND, &bqq->flags))
-			budget = max(served, budget / 2);
-		break;
-	case BQ_EXP_EMPTY:
-		budget = served;
-		break;
-	default:
-		break;
-	}
-	return clamp_t(u64, budget, bq_min_budget(bqd), bqd->max_budget);
+	return bq_budget_feedback(bqq->max_budget, reason, served,
+				  test_bit(BQ_IO_BOUND, &bqq->flags),
+				  bq_min_budget(bqd), bqd->max_budget);
 }
 
 /*

@@ -56,8 +56,6 @@
 #define BQ_SOFTRT_RATE			7000	/* sectors/s */
 #define BQ_SOFTRT_NS			(300 * NSEC_PER_MSEC)
 #define BQ_SOFTRT_MIN_CYCLES		2
-#define BQ_BURST_GAP_NS			(180 * NSEC_PER_MSEC)
-#define BQ_LARGE_BURST			8
 
 /*
  * Is @a more than @d ns after @b?  Arrival times come from the requests'
@@ -311,14 +309,13 @@ static bool bq_softrt(const struct bq_queue *bqq)
 
 /* ------------------------------------------------------------- bursts */
 
-static void bq_burst_reset(struct bqd *bqd)
+/* The burst ended: its members are no longer listed. */
+static void bq_burst_forget(struct bqd *bqd)
 {
 	struct bq_queue *bqq, *tmp;
 
 	list_for_each_entry_safe(bqq, tmp, &bqd->burst_list, burst_node)
 		list_del_init(&bqq->burst_node);
-	bqd->burst_size = 0;
-	bqd->large_burst = false;
 }
 
 /* A queue was just created: does it join a burst, and is the burst large? */
@@ -326,17 +323,15 @@ static void bq_burst_track(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
 {
 	struct bq_queue *member, *tmp;
 
-	if (bq_ns_after(now_ns, bqd->burst_last_ns, BQ_BURST_GAP_NS))
-		bq_burst_reset(bqd);
-	bqd->burst_last_ns = max(bqd->burst_last_ns, now_ns);
-	if (bqd->large_burst) {
+	if (bq_burst_new(&bqd->burst, now_ns))
+		bq_burst_forget(bqd);
+	if (bqd->burst.large) {
 		set_bit(BQ_IN_LARGE_BURST, &bqq->flags);
 		return;
 	}
 	list_add_tail(&bqq->burst_node, &bqd->burst_list);
-	if (++bqd->burst_size < BQ_LARGE_BURST)
+	if (!bq_burst_grow(&bqd->burst))
 		return;
-	bqd->large_burst = true;
 	bqd->large_bursts++;
 	list_for_each_entry_safe(member, tmp, &bqd->burst_list, burst_node) {
 		set_bit(BQ_IN_LARGE_BURST, &member->flags);
@@ -351,7 +346,7 @@ void bq_heuristics_forget(struct bqd *bqd, struct bq_queue *bqq)
 	lockdep_assert_held(&bqd->lock);
 	if (!list_empty(&bqq->burst_node)) {
 		list_del_init(&bqq->burst_node);
-		bqd->burst_size--;
+		bqd->burst.size--;
 	}
 	bq_weight_uncount(bqd, bqq);
 	bq_wr_end(bqd, bqq);

@@ -34,40 +34,6 @@ void bq_queue_cache_exit(void)
 	kmem_cache_destroy(bq_queue_cache);
 }
 
-/* Class and level actually used: NONE means BE at the default level. */
-static unsigned short bq_effective_ioprio(unsigned short ioprio)
-{
-	unsigned int level = IOPRIO_PRIO_LEVEL(ioprio);
-
-	switch (IOPRIO_PRIO_CLASS(ioprio)) {
-	case IOPRIO_CLASS_RT:
-		return IOPRIO_PRIO_VALUE(IOPRIO_CLASS_RT, level);
-	case IOPRIO_CLASS_BE:
-		return IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, level);
-	case IOPRIO_CLASS_IDLE:
-		return IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE, BQ_NR_LEVELS - 1);
-	default:
-		return IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, BQ_DEFAULT_LEVEL);
-	}
-}
-
-unsigned int bq_ioprio_weight(unsigned short ioprio)
-{
-	return (BQ_NR_LEVELS - IOPRIO_PRIO_LEVEL(ioprio)) * BQ_WEIGHT_PER_LEVEL;
-}
-
-static enum bq_class bq_ioprio_class(unsigned short ioprio)
-{
-	switch (IOPRIO_PRIO_CLASS(ioprio)) {
-	case IOPRIO_CLASS_RT:
-		return BQ_CLASS_RT;
-	case IOPRIO_CLASS_IDLE:
-		return BQ_CLASS_IDLE;
-	default:
-		return BQ_CLASS_BE;
-	}
-}
-
 /* A new ioprio takes effect at the queue's next activation. */
 static void bq_set_ioprio(struct bq_queue *bqq, unsigned short ioprio)
 {

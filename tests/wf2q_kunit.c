@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the bfq-ng B-WF2Q+ engine (wf2q.c), built as its own module
- * (bfq-ng-kunit.ko, tests/kunit/Kbuild) and only against kernels with KUnit.
- * The engine source is compiled into this object, so the module needs nothing
- * from bfq-ng.ko and does not share an object file with it.
- *
- * Not covered here: the ioprio-to-weight mapping ((8 - level) * 10) and the
- * budget feedback live in queue.c/dispatch.c, which need the block layer;
- * the stock lane tests them through the module (tests/t/21-ioprio-weights.sh),
- * as it does burst detection (heuristics.c; tests/t/33-bursts.sh).
+ * KUnit tests of the bfq-ng B-WF2Q+ engine (wf2q.c) and of the policy
+ * arithmetic beside it (policy.h: ioprio mapping, budget feedback, burst
+ * state), built as its own module (bfq-ng-kunit.ko, tests/kunit/Kbuild) and
+ * only against kernels with KUnit.  The engine source is compiled into this
+ * object, so the module needs nothing from bfq-ng.ko and does not share an
+ * object file with it.  How dispatch.c and heuristics.c use the policy
+ * functions (which queues they call them for, and when) is tested through
+ * the module in the stock lane (tests/t/21-ioprio-weights.sh,
+ * tests/t/33-bursts.sh).
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 
 #include "../wf2q.c"
+#include "../policy.h"
 
 #define NR_LEAVES	16
 #define NR_GROUPS	3
@@ -769,6 +770,118 @@ static void wf2q_test_resume(struct kunit *test)
 	wq_check(test, env, 0, "resume end");
 }
 
+/* ioprio: class and level to entity class and weight, as mainline. */
+static void policy_test_ioprio(struct kunit *test)
+{
+	static const unsigned int weight[BQ_NR_LEVELS] = {
+		80, 70, 60, 50, 40, 30, 20, 10 };
+	unsigned short p;
+	unsigned int level;
+
+	for (level = 0; level < BQ_NR_LEVELS; level++) {
+		p = bq_effective_ioprio(IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, level));
+		KUNIT_EXPECT_EQ(test, bq_ioprio_weight(p), weight[level]);
+		KUNIT_EXPECT_EQ(test, bq_ioprio_class(p), BQ_CLASS_BE);
+		p = bq_effective_ioprio(IOPRIO_PRIO_VALUE(IOPRIO_CLASS_RT, level));
+		KUNIT_EXPECT_EQ(test, bq_ioprio_weight(p), weight[level]);
+		KUNIT_EXPECT_EQ(test, bq_ioprio_class(p), BQ_CLASS_RT);
+		/* IDLE has one level, the lowest weight. */
+		p = bq_effective_ioprio(IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE,
+							  level));
+		KUNIT_EXPECT_EQ(test, bq_ioprio_weight(p), 10U);
+		KUNIT_EXPECT_EQ(test, bq_ioprio_class(p), BQ_CLASS_IDLE);
+	}
+	/* No ioprio set: BE at the default level (weight 40). */
+	p = bq_effective_ioprio(IOPRIO_PRIO_VALUE(IOPRIO_CLASS_NONE, 0));
+	KUNIT_EXPECT_EQ(test, IOPRIO_PRIO_CLASS(p), IOPRIO_CLASS_BE);
+	KUNIT_EXPECT_EQ(test, bq_ioprio_weight(p), 40U);
+	KUNIT_EXPECT_EQ(test, bq_ioprio_class(p), BQ_CLASS_BE);
+}
+
+/* Budget feedback by expiry reason, within [lo, hi] = [64, 4096]. */
+static void policy_test_budget_feedback(struct kunit *test)
+{
+	static const struct {
+		u64 budget;
+		enum bq_expire_reason reason;
+		u64 served;
+		bool io_bound;
+		u64 want;
+	} c[] = {
+		/* Used its budget or timed out: doubles, up to hi. */
+		{ 1000, BQ_EXP_BUDGET, 1000, false, 2000 },
+		{ 1000, BQ_EXP_TIMEOUT, 300, false, 2000 },
+		{ 3000, BQ_EXP_BUDGET, 3000, false, 4096 },
+		/* Idled in vain: half, but not under what it used... */
+		{ 1000, BQ_EXP_TOO_IDLE, 100, false, 500 },
+		{ 1000, BQ_EXP_TOO_IDLE, 700, false, 700 },
+		/* ... unless I/O-bound (a pause of a queue that keeps some). */
+		{ 1000, BQ_EXP_TOO_IDLE, 100, true, 1000 },
+		/* Emptied: what it used, at least lo. */
+		{ 1000, BQ_EXP_EMPTY, 256, false, 256 },
+		{ 1000, BQ_EXP_EMPTY, 8, false, 64 },
+		/* Preempted: unchanged, but a lowered max_budget bounds it. */
+		{ 1000, BQ_EXP_PREEMPTED, 10, false, 1000 },
+		{ 8192, BQ_EXP_PREEMPTED, 10, false, 4096 },
+	};
+	const u64 lo = 64, hi = 4096;
+	u64 b;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++)
+		KUNIT_EXPECT_EQ_MSG(test, bq_budget_feedback(c[i].budget,
+			c[i].reason, c[i].served, c[i].io_bound, lo, hi),
+			c[i].want, "case %d", i);
+	/* Repeated exhaustion converges on hi; repeated vain idling on lo. */
+	for (b = lo, i = 0; i < 16; i++)
+		b = bq_budget_feedback(b, BQ_EXP_BUDGET, b, false, lo, hi);
+	KUNIT_EXPECT_EQ(test, b, hi);
+	for (i = 0; i < 16; i++)
+		b = bq_budget_feedback(b, BQ_EXP_TOO_IDLE, 0, false, lo, hi);
+	KUNIT_EXPECT_EQ(test, b, lo);
+}
+
+/* Burst state: gaps end a burst, the eighth member makes it large. */
+static void policy_test_burst(struct kunit *test)
+{
+	struct bq_burst b = { 0 };
+	u64 t = 5 * NSEC_PER_SEC;
+	int i;
+
+	/* The first queue ever starts a burst. */
+	KUNIT_EXPECT_TRUE(test, bq_burst_new(&b, t));
+	KUNIT_EXPECT_FALSE(test, bq_burst_grow(&b));
+	/* Six more, each within the gap of the one before: not large yet. */
+	for (i = 0; i < BQ_LARGE_BURST - 2; i++) {
+		t += BQ_BURST_GAP_NS;
+		KUNIT_EXPECT_FALSE(test, bq_burst_new(&b, t));
+		KUNIT_EXPECT_FALSE(test, bq_burst_grow(&b));
+	}
+	KUNIT_EXPECT_EQ(test, b.size, BQ_LARGE_BURST - 1U);
+	KUNIT_EXPECT_FALSE(test, b.large);
+	/* The eighth makes it large, once. */
+	t += BQ_BURST_GAP_NS / 2;
+	KUNIT_EXPECT_FALSE(test, bq_burst_new(&b, t));
+	KUNIT_EXPECT_TRUE(test, bq_burst_grow(&b));
+	KUNIT_EXPECT_TRUE(test, b.large);
+	/* A later queue within the gap joins the large burst. */
+	t += BQ_BURST_GAP_NS;
+	KUNIT_EXPECT_FALSE(test, bq_burst_new(&b, t));
+	KUNIT_EXPECT_TRUE(test, b.large);
+	/* A creation stamped earlier (another CPU) does not move it back. */
+	KUNIT_EXPECT_FALSE(test, bq_burst_new(&b, t - 1000));
+	KUNIT_EXPECT_EQ(test, b.last_ns, t);
+	/* Over the gap: a new burst, small again. */
+	t += BQ_BURST_GAP_NS + 1;
+	KUNIT_EXPECT_TRUE(test, bq_burst_new(&b, t));
+	KUNIT_EXPECT_FALSE(test, b.large);
+	KUNIT_EXPECT_EQ(test, b.size, 0U);
+	/* Across the wrap of the clock, the gap still counts. */
+	b.last_ns = U64_MAX - BQ_BURST_GAP_NS / 2;
+	KUNIT_EXPECT_FALSE(test, bq_burst_new(&b, BQ_BURST_GAP_NS / 4));
+	KUNIT_EXPECT_EQ(test, b.last_ns, BQ_BURST_GAP_NS / 4);
+}
+
 static struct kunit_case wf2q_cases[] = {
 	KUNIT_CASE(wf2q_test_timestamps),
 	KUNIT_CASE(wf2q_test_vtime_jump),
@@ -785,6 +898,9 @@ static struct kunit_case wf2q_cases[] = {
 	KUNIT_CASE(wf2q_test_random_classes),
 	KUNIT_CASE(wf2q_test_random_hier),
 	KUNIT_CASE(wf2q_test_wraparound),
+	KUNIT_CASE(policy_test_ioprio),
+	KUNIT_CASE(policy_test_budget_feedback),
+	KUNIT_CASE(policy_test_burst),
 	{}
 };
 
