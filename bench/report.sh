@@ -209,6 +209,29 @@ summary_rows >"$dir/versus.tsv"
 		echo
 		chart cpu nullb_fast iops "CPU cost: 4 KiB random reads on no-latency null_blk" IOPS cpu.png
 		echo
+		if [ -n "$(med cpu nullb_fast "$(cases cpu nullb_fast | head -n1)" none cpu_ns_per_io)" ]; then
+			echo "CPU time per request, ns (all vCPUs' busy time over the run, /proc/stat, divided by IOPS x the run's wall time; the requests complete in the submitting task, so each one's whole path is counted; emulated-CPU time under TCG):"
+			echo
+			table cpu cpu_ns_per_io case
+			echo
+			echo "The scheduler's own cost per request: ns above \`none\`'s, medians (and that cost relative to mq-deadline's):"
+			echo
+			header case
+			for c in $(cases cpu nullb_fast); do
+				printf '| %s |' "$c"
+				base=$(med cpu nullb_fast "$c" none cpu_ns_per_io)
+				dl=$(med cpu nullb_fast "$c" mq-deadline cpu_ns_per_io)
+				for s in "${SCH[@]}"; do
+					v=$(med cpu nullb_fast "$c" "$s" cpu_ns_per_io)
+					printf ' %s |' "$(awk -v v="$v" -v b="$base" -v d="$dl" 'BEGIN {
+						if (v == "" || v == "n/a" || b == "" || b == "n/a") { printf "n/a"; exit }
+						printf "%d", v - b
+						if (d != "" && d != "n/a" && d - b > 0) printf " (x%.2f)", (v - b) / (d - b) }')"
+				done
+				printf '\n'
+			done
+			echo
+		fi
 		SCH=("${local_sch[@]}")
 	fi
 	if has tput; then

@@ -82,6 +82,12 @@ fio_sum_iops() {
 	jq --arg r "${2:-.}" '[.jobs[] | select(.jobname | test($r)) | .read.iops + .write.iops] | add // 0 | floor' "$1"
 }
 
+# cpu_busy: CPU time spent by all CPUs so far, in USER_HZ ticks (user, nice,
+# system, irq, softirq and steal of /proc/stat's "cpu" line).
+cpu_busy() {
+	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat
+}
+
 # global_section RUNTIME [RAMP]
 global_section() {
 	printf '[global]\ntime_based=1\nruntime=%s\nramp_time=%s\ngroup_reporting=0\n' "$1" "${2:-0}"
