@@ -37,6 +37,8 @@
 /* A backlogged slot moving sectors at under 1/this of the peak rate is slow. */
 #define BQ_SLOW_RATE_DIV		2
 #define BQ_SLOW_MIN_NS			(20 * NSEC_PER_MSEC)
+/* Longest wait for a slot's first completion, in timeout_sync beyond grace. */
+#define BQ_SLOT_WAITS			4
 /*
  * A queue whose last 16 requests each came within 3 slice_idle of its
  * previous completion, or while it still had I/O pending, is I/O-bound.
@@ -396,13 +398,18 @@ static u64 bq_charge_for_time(const struct bqd *bqd, const struct bq_queue *bqq,
 /*
  * The queue in service has requests in the driver and none has completed
  * yet: they wait behind the previous queue's (one 512 KiB read takes half a
- * second on a slow disk), and its budget timeout has not started.  Only a
- * slot that has not dispatched at all (the driver's limits held it back)
- * times out on the grace deadline set when it was selected.
+ * second on a slow disk), and its budget timeout has not started.  A slot
+ * that has not dispatched at all (the driver's limits held it back) times
+ * out on the grace deadline set when it was selected; one whose requests
+ * do not complete (a device retrying, a request timing out) BQ_SLOT_WAITS
+ * timeouts after it, so the other queues get the device meanwhile.
  */
-static bool bq_slot_clock_waits(const struct bq_queue *bqq)
+static bool bq_slot_clock_waits(const struct bqd *bqd,
+				const struct bq_queue *bqq)
 {
-	return test_bit(BQ_SLOT_CLOCK_WAIT, &bqq->flags) && bqq->dispatched;
+	return test_bit(BQ_SLOT_CLOCK_WAIT, &bqq->flags) && bqq->dispatched &&
+	       time_before(jiffies, bqq->slot_deadline +
+			   BQ_SLOT_WAITS * bqd->tun.timeout_sync_jiffies);
 }
 
 /* Raised queues get twice the time to use their budget. */
@@ -650,7 +657,7 @@ static struct bq_queue *bq_serving_queue(struct bqd *bqd, u64 now_ns)
 			}
 			bq_expire_serving(bqd, BQ_EXP_EMPTY, now_ns);
 		} else if (time_after(jiffies, bqq->slot_deadline) &&
-			   !bq_slot_clock_waits(bqq)) {
+			   !bq_slot_clock_waits(bqd, bqq)) {
 			bq_expire_serving(bqd, BQ_EXP_TIMEOUT, now_ns);
 		} else if (bqq->entity.service + blk_rq_sectors(next) >
 			   bqq->entity.budget) {
