@@ -49,6 +49,24 @@ header() {	# header FIRSTCOL
 	for s in "${SCH[@]}"; do printf -- '---|'; done
 	printf '\n'
 }
+# cpu_vs_none METRIC AWK: a CPU-cost table, rows cases, columns schedulers,
+# each cell printed by the awk statements AWK from v (the scheduler's
+# median), b (none's) and d (mq-deadline's).
+cpu_vs_none() {
+	local c s v b d
+	header case
+	for c in $(cases cpu nullb_fast); do
+		printf '| %s |' "$c"
+		b=$(med cpu nullb_fast "$c" none "$1")
+		d=$(med cpu nullb_fast "$c" mq-deadline "$1")
+		for s in "${SCH[@]}"; do
+			v=$(med cpu nullb_fast "$c" "$s" "$1")
+			printf ' %s |' "$(awk -v v="$v" -v b="$b" -v d="$d" "BEGIN { $2 }")"
+		done
+		printf '\n'
+	done
+}
+
 # table SCEN METRIC [LABEL]: rows device/case, columns schedulers
 table() {
 	local d c s
@@ -196,16 +214,7 @@ summary_rows >"$dir/versus.tsv"
 		echo
 		echo "IOPS relative to \`none\` (medians):"
 		echo
-		header case
-		for c in $(cases cpu nullb_fast); do
-			printf '| %s |' "$c"
-			base=$(med cpu nullb_fast "$c" none iops)
-			for s in "${SCH[@]}"; do
-				v=$(med cpu nullb_fast "$c" "$s" iops)
-				printf ' %s |' "$(awk -v v="$v" -v b="$base" 'BEGIN { if (b + 0 > 0 && v != "") printf "%.2f", v / b; else printf "n/a" }')"
-			done
-			printf '\n'
-		done
+		cpu_vs_none iops 'if (b + 0 > 0 && v != "") printf "%.2f", v / b; else printf "n/a"'
 		echo
 		chart cpu nullb_fast iops "CPU cost: 4 KiB random reads on no-latency null_blk" IOPS cpu.png
 		echo
@@ -216,20 +225,10 @@ summary_rows >"$dir/versus.tsv"
 			echo
 			echo "The scheduler's own cost per request: ns above \`none\`'s, medians (and that cost relative to mq-deadline's):"
 			echo
-			header case
-			for c in $(cases cpu nullb_fast); do
-				printf '| %s |' "$c"
-				base=$(med cpu nullb_fast "$c" none cpu_ns_per_io)
-				dl=$(med cpu nullb_fast "$c" mq-deadline cpu_ns_per_io)
-				for s in "${SCH[@]}"; do
-					v=$(med cpu nullb_fast "$c" "$s" cpu_ns_per_io)
-					printf ' %s |' "$(awk -v v="$v" -v b="$base" -v d="$dl" 'BEGIN {
-						if (v == "" || v == "n/a" || b == "" || b == "n/a") { printf "n/a"; exit }
-						printf "%d", v - b
-						if (d != "" && d != "n/a" && d - b > 0) printf " (x%.2f)", (v - b) / (d - b) }')"
-				done
-				printf '\n'
-			done
+			cpu_vs_none cpu_ns_per_io '
+				if (v == "" || v == "n/a" || b == "" || b == "n/a") { printf "n/a"; exit }
+				printf "%d", v - b
+				if (d != "" && d != "n/a" && d - b > 0) printf " (x%.2f)", (v - b) / (d - b)'
 			echo
 		fi
 		SCH=("${local_sch[@]}")
