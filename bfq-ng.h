@@ -245,6 +245,8 @@ struct bqd {
 	unsigned int in_driver;			/* dispatched, not completed */
 	unsigned int max_in_driver;		/* highest in_driver seen */
 	bool idling;				/* waiting for @serving's next I/O */
+	bool kept;				/* @serving empty, kept: see dispatch.c */
+	u64 kept_ns;				/* when it emptied */
 	bool work_ready;			/* read locklessly by has_work */
 	struct hrtimer idle_timer;
 
@@ -296,6 +298,7 @@ struct bqd {
 	u64 expirations[BQ_NR_EXPIRE_REASONS];
 	u64 idle_started;
 	u64 idle_timeouts;
+	u64 kept_resumes;			/* kept slots that went on */
 	u64 injections;				/* requests injected */
 	u64 inject_samples[2];			/* probes: [0] alone, [1] beside injected */
 	u64 inject_lowered;			/* limits lowered by a slow probe */
@@ -363,6 +366,8 @@ bool bq_allow_merge(struct request_queue *q, struct request *rq,
 /* dispatch.c */
 void bq_dispatch_init(struct bqd *bqd);
 void bq_dispatch_exit(struct bqd *bqd);
+void bq_queue_will_get(struct bqd *bqd, struct bq_queue *bqq,
+		       const struct request *rq);
 void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 			  struct request *rq);
 struct request *bq_dispatch(struct bqd *bqd, u64 now_ns);

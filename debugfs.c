@@ -42,8 +42,8 @@ static int bq_state_show(void *data, struct seq_file *m)
 	struct bqd *bqd = bq_debug_bqd(data);
 
 	spin_lock_irq(&bqd->lock);
-	seq_printf(m, "serving %d\nidling %d\nqueued %u\nin_driver %u\nmax_in_driver %u\n",
-		   bqd->serving ? bqd->serving->pid : -1, bqd->idling,
+	seq_printf(m, "serving %d\nidling %d\nkept %d\nqueued %u\nin_driver %u\nmax_in_driver %u\n",
+		   bqd->serving ? bqd->serving->pid : -1, bqd->idling, bqd->kept,
 		   bqd->queued, bqd->in_driver, bqd->max_in_driver);
 	seq_printf(m, "peak_rate_sectors_per_s %llu\nmax_budget_sectors %llu\n",
 		   bqd->peak_rate, bqd->max_budget);
@@ -116,8 +116,8 @@ static int bq_stats_show(void *data, struct seq_file *m)
 	for (i = 0; i < BQ_NR_EXPIRE_REASONS; i++)
 		seq_printf(m, "expired_%s %llu\n", bq_expire_names[i],
 			   bqd->expirations[i]);
-	seq_printf(m, "idle_started %llu\nidle_timeouts %llu\n",
-		   bqd->idle_started, bqd->idle_timeouts);
+	seq_printf(m, "idle_started %llu\nidle_timeouts %llu\nkept_resumes %llu\n",
+		   bqd->idle_started, bqd->idle_timeouts, bqd->kept_resumes);
 	seq_printf(m, "preemptions %llu\nraised_queues %u\nlarge_bursts %llu\n",
 		   bqd->preemptions, bqd->wr_queues, bqd->large_bursts);
 	seq_printf(m, "active_weights %u\nsymmetric %d\n",

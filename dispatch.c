@@ -17,6 +17,14 @@
  * While the device is held for the queue in service, requests of another
  * busy queue may be dispatched ("injected") to use the time, as long as
  * the queue waited for does not pay for them in latency: see bq_inject().
+ *
+ * A queue that empties when not worth idling for, with nothing else
+ * queued, is "kept" in service rather than expired: if its next request
+ * comes within slice_idle and before any other queue's, its slot goes on,
+ * as if idled for, without the expiry, activation and selection that would
+ * otherwise cost every request of a lone process issuing one request at a
+ * time.  Anything else ends the slot as if it had ended when the queue
+ * emptied (bq_end_kept()).
  */
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
@@ -440,6 +448,7 @@ static void bq_expire_serving(struct bqd *bqd, enum bq_expire_reason reason,
 
 	lockdep_assert_held(&bqd->lock);
 	bq_stop_idling(bqd);
+	bqd->kept = false;
 	clear_bit(BQ_SLOT_CLOCK_WAIT, &bqq->flags);
 	if (by_time > served)
 		bq_charge(&bqq->entity, by_time - served);
@@ -459,6 +468,32 @@ static void bq_expire_serving(struct bqd *bqd, enum bq_expire_reason reason,
 	if (!bqq->queued && !bqq->dispatched)
 		bq_weight_uncount(bqd, bqq);
 	bq_expire(&bqq->entity, bqq->queued > 0);
+}
+
+/* The kept queue's slot ends, as of when it emptied. */
+static void bq_end_kept(struct bqd *bqd)
+{
+	if (bqd->kept)
+		bq_expire_serving(bqd, BQ_EXP_EMPTY, bqd->kept_ns);
+}
+
+/**
+ * bq_queue_will_get - @rq is about to be added to @bqq
+ * @bqd: scheduler data, locked
+ * @bqq: the request's queue
+ * @rq: the request, not yet added
+ *
+ * The kept queue's slot goes on if @rq is its own and came within
+ * slice_idle of its emptying (a plug's cached time may precede it); else
+ * it ends, before @rq is added, as it would have when the queue emptied.
+ */
+void bq_queue_will_get(struct bqd *bqd, struct bq_queue *bqq,
+		       const struct request *rq)
+{
+	lockdep_assert_held(&bqd->lock);
+	if (bqq != bqd->serving ||
+	    rq->start_time_ns > bqd->kept_ns + bqd->tun.slice_idle_ns)
+		bq_end_kept(bqd);
 }
 
 /* Think time, and whether the queue issues back to back (I/O-bound). */
@@ -582,6 +617,10 @@ void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 	}
 	bq_weight_count(bqd, bqq);
 	if (bqq == bqd->serving) {
+		if (bqd->kept) {
+			bqd->kept = false;
+			bqd->kept_resumes++;
+		}
 		bq_stop_idling(bqd);
 		return;
 	}
@@ -648,7 +687,9 @@ static struct bq_queue *bq_serving_queue(struct bqd *bqd, u64 now_ns)
 
 		if (bqd->idling)
 			return NULL;
-		if (!next) {
+		if (!next && bqd->kept) {
+			bq_end_kept(bqd);
+		} else if (!next) {
 			if (bq_should_idle(bqd, bqq)) {
 				bqd->idling = true;
 				if (!bqq->dispatched)
@@ -880,6 +921,9 @@ void bq_completed(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 	if (bq_should_idle(bqd, bqq)) {
 		bqd->idling = true;
 		bq_arm_idle_timer(bqd, bqq);
+	} else if (!bqd->queued) {
+		bqd->kept = true;
+		bqd->kept_ns = now_ns;
 	} else {
 		bq_expire_serving(bqd, BQ_EXP_EMPTY, now_ns);
 	}
@@ -891,7 +935,11 @@ void bq_queue_exited(struct bqd *bqd, struct bq_queue *bqq)
 	lockdep_assert_held(&bqd->lock);
 	clear_bit(BQ_IDLE_WINDOW, &bqq->flags);
 	bq_waker_forget(bqd, bqq);
-	if (bqd->serving == bqq && !bqq->queued && !bqq->dispatched)
+	if (bqd->serving != bqq || bqq->queued || bqq->dispatched)
+		return;
+	if (bqd->kept)
+		bq_end_kept(bqd);
+	else
 		bq_expire_serving(bqd, BQ_EXP_EMPTY, ktime_get_ns());
 }
 

@@ -93,6 +93,7 @@ static void __bq_insert_request(struct bqd *bqd, struct request *rq,
 	bqq = bq_queue_for_rq(bqd, rq);
 	bq_get_queue(bqq);
 	rq->elv.priv[0] = bqq;
+	bq_queue_will_get(bqd, bqq, rq);
 	bq_add_request(bqq, rq);
 	bq_queue_got_request(bqd, bqq, rq);
 }
