@@ -1,0 +1,65 @@
+#!/bin/bash
+# timeout: 600
+# A lone queue that empties and is not idled for stays in service ("kept"):
+# its next request within slice_idle goes on with its slot, without an
+# expiry, an activation and a selection per request (dispatch.c).  A
+# request of another queue, or a later one of its own, ends the kept slot.
+source "$BFQNG_TESTS/lib.sh"
+source "$BFQNG_TESTS/lib-sched.sh"
+
+modprobe bfq-ng || die "bfq-ng"
+# Completions in the submitting task: the queue empties at every request.
+nullb kf0 4096 irqmode=0 hw_queue_depth=64 memory_backed=0 || die "null_blk"
+echo 0 >/sys/block/kf0/queue/rotational
+select_sched kf0 bfq-ng || die "select bfq-ng"
+
+expiries() {
+	local r n=0
+	for r in budget timeout too_idle empty preempted; do
+		n=$((n + $(bfqng_stat kf0 "expired_$r")))
+	done
+	echo "$n"
+}
+# lone NAME FIO-ARGS...: one 4 KiB random reader alone for 3 s; prints its
+# requests, the slots that went on and the expiries meanwhile.
+lone() {
+	local k0 e0 ios
+	shift
+	k0=$(bfqng_stat kf0 kept_resumes) e0=$(expiries)
+	fio --name=lone --filename=/dev/kf0 --rw=randread --bs=4k --direct=1 \
+		--time_based --runtime=3 --output-format=json --output=/tmp/kept.json \
+		"$@" >/dev/null || return 1
+	ios=$(jq '.jobs[0].read.total_ios' /tmp/kept.json)
+	echo "$ios $(($(bfqng_stat kf0 kept_resumes) - k0)) $(($(expiries) - e0))"
+}
+
+read -r ios kept exp < <(lone busy --ioengine=psync)
+diag "back to back: $ios requests, $kept slots went on, $exp expiries"
+check_gt "a lone reader issuing back to back: requests" "$ios" 1000
+check_ge "its slot goes on at almost every request (resumes per request)" \
+	"$(ratio "$kept" "$ios")" 0.9
+check_le "and it is almost never expired (expiries per request)" \
+	"$(ratio "$exp" "$ios")" 0.05
+
+# 20 ms between requests, over slice_idle (8 ms): each request a new slot.
+read -r ios kept exp < <(lone slow --ioengine=psync --thinktime=20000)
+diag "20 ms think time: $ios requests, $kept slots went on, $exp expiries"
+check_gt "a lone reader thinking 20 ms: requests" "$ios" 50
+check_eq "a request after slice_idle never resumes the kept slot" "$kept" 0
+check_ge "each of its requests ends the slot before (expiries per request)" \
+	"$(ratio "$exp" "$ios")" 0.9
+
+# Two equal readers, each alone in turn for the other's think time: the
+# kept slot of one must end at the other's request, or the other would
+# wait for the end of a whole slot.
+fio --filename=/dev/kf0 --rw=randread --bs=4k --direct=1 --ioengine=psync \
+	--time_based --runtime=4 --output-format=json --output=/tmp/kept2.json \
+	--name=a --name=b >/dev/null || die "fio two readers"
+a=$(jq '.jobs[0].read.total_ios' /tmp/kept2.json)
+b=$(jq '.jobs[1].read.total_ios' /tmp/kept2.json)
+diag "two readers: $a and $b requests"
+check_range "two equal readers share (a's share of requests)" \
+	"$(ratio "$a" "$((a + b))")" 0.4 0.6
+check_eq "engine invariants hold" "$(bfqng_check kf0)" ok
+select_sched kf0 none
+nullb_del kf0
