@@ -40,7 +40,8 @@ static bool bq_ready;
 /*
  * A bio merge is an optimisation: with nothing queued there is nothing to
  * merge with (read without the lock: a request inserted meanwhile only
- * misses a merge), and under lock contention the bio goes its own way
+ * misses a merge), nor for a sync bio whose process's queue holds nothing
+ * (bq_icq_may_merge()), and under lock contention the bio goes its own way
  * rather than wait.
  */
 static bool bq_bio_merge(struct request_queue *q, struct bio *bio,
@@ -54,6 +55,8 @@ static bool bq_bio_merge(struct request_queue *q, struct bio *bio,
 	if (!READ_ONCE(bqd->queued))
 		return false;
 	icq = bq_bio_icq(bqd, bio);
+	if (icq && !bq_icq_may_merge(icq))
+		return false;
 	if (!spin_trylock_irq(&bqd->lock))
 		return false;
 	bqd->merge_queue = bq_queue_for_bio(bqd, icq, bio);
@@ -122,8 +125,9 @@ static struct request *bq_dispatch_request(struct blk_mq_hw_ctx *hctx)
 
 	if (!READ_ONCE(bqd->work_ready))
 		return NULL;
+	/* The plug's cached time when there is one, as blk-mq's own stamps. */
 	spin_lock_irq(&bqd->lock);
-	rq = bq_dispatch(bqd, ktime_get_ns());
+	rq = bq_dispatch(bqd, blk_time_get_ns());
 	bq_update_work_ready(bqd);
 	spin_unlock_irq(&bqd->lock);
 	return rq;

@@ -91,12 +91,16 @@ static bool bq_pos_less(struct rb_node *a, const struct rb_node *b)
 	       rb_entry(b, struct bq_queue, pos_node)->pos_key;
 }
 
-/* A queue others may join is on its group's position tree. */
+/*
+ * A queue others may join is on its group's position tree.  A seeky one
+ * may not (bq_coop_fits()): it is left out, saving a tree update at each
+ * of its requests, until it is sequential again at a later update.
+ */
 static bool bq_pos_wanted(const struct bqd *bqd, const struct bq_queue *bqq)
 {
 	return bqq->next_rq && bq_sync(bqq) && bqq->procs &&
 	       !bqq->merge_into && !test_bit(BQ_OOM, &bqq->flags) &&
-	       bq_eqm_on(bqd);
+	       !bq_seeky(bqq) && bq_eqm_on(bqd);
 }
 
 /**
@@ -262,7 +266,7 @@ void bq_icq_attach(struct bqd *bqd, struct bq_io_cq *bic,
 {
 	lockdep_assert_held(&bqd->lock);
 	bq_get_queue(bqq);
-	bic->sync_queue = bqq;
+	WRITE_ONCE(bic->sync_queue, bqq);
 	bqq->procs++;
 	bqq->owner = bqq->procs == 1 ? bic : NULL;
 	/* A shared queue serves its lowest request first (queue.c). */
@@ -282,7 +286,7 @@ void bq_icq_detach(struct bqd *bqd, struct bq_io_cq *bic)
 	lockdep_assert_held(&bqd->lock);
 	if (!bqq)
 		return;
-	bic->sync_queue = NULL;
+	WRITE_ONCE(bic->sync_queue, NULL);
 	if (bqq->owner == bic)
 		bqq->owner = NULL;
 	if (--bqq->procs == 0) {

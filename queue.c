@@ -25,7 +25,8 @@ static struct kmem_cache *bq_queue_cache;
 
 int __init bq_queue_cache_init(void)
 {
-	bq_queue_cache = KMEM_CACHE(bq_queue, 0);
+	/* Type-stable under RCU for bq_icq_may_merge()'s lockless read. */
+	bq_queue_cache = KMEM_CACHE(bq_queue, SLAB_TYPESAFE_BY_RCU);
 	return bq_queue_cache ? 0 : -ENOMEM;
 }
 
@@ -278,6 +279,28 @@ struct io_cq *bq_bio_icq(struct bqd *bqd, struct bio *bio)
 	if (!op_is_sync(bio->bi_opf))
 		return NULL;
 	return bq_current_icq(bqd->queue);
+}
+
+/*
+ * For bio_merge, before it locks bqd: false when a sync bio of @icq's
+ * process has nothing to merge with.  It may merge only into a request of
+ * its process's queue, or of the queue that one is merging into, and a
+ * queue not merging with nothing queued has none.  Lockless: another task
+ * sharing the io_context may switch the icq to another queue and free this
+ * one meanwhile, but the queue cache is SLAB_TYPESAFE_BY_RCU, so under
+ * rcu_read_lock the read is of some queue's fields, and a wrong answer only
+ * costs a merge or a lock.
+ */
+bool bq_icq_may_merge(struct io_cq *icq)
+{
+	struct bq_queue *bqq;
+	bool may;
+
+	rcu_read_lock();
+	bqq = READ_ONCE(bq_icq(icq)->sync_queue);
+	may = !bqq || READ_ONCE(bqq->queued) || READ_ONCE(bqq->merge_into);
+	rcu_read_unlock();
+	return may;
 }
 
 /* The queue a bio may merge into, or NULL: looks, never creates. */
