@@ -219,11 +219,14 @@ summary_rows >"$dir/versus.tsv"
 		chart cpu nullb_fast iops "CPU cost: 4 KiB random reads on no-latency null_blk" IOPS cpu.png
 		echo
 		if [ -n "$(med cpu nullb_fast "$(cases cpu nullb_fast | head -n1)" none cpu_ns_per_io)" ]; then
-			echo "CPU time per request, ns (all vCPUs' busy time over the run, /proc/stat, divided by IOPS x the run's wall time; the requests complete in the submitting task, so each one's whole path is counted; emulated-CPU time under TCG):"
+			case $(host accel) in
+			icount*) echo "Guest instructions per request (the VM ran with QEMU's icount: its clock counts one ns per instruction executed, on one host thread, so these figures do not depend on the host's load; all vCPUs' busy time over the run, /proc/stat, divided by IOPS x the run's wall time; the requests complete in the submitting task, so each one's whole path is counted):" ;;
+			*) echo "CPU time per request, ns (all vCPUs' busy time over the run, /proc/stat, divided by IOPS x the run's wall time; the requests complete in the submitting task, so each one's whole path is counted; emulated-CPU time under TCG):" ;;
+			esac
 			echo
 			table cpu cpu_ns_per_io case
 			echo
-			echo "The scheduler's own cost per request: ns above \`none\`'s, medians (and that cost relative to mq-deadline's):"
+			echo "The scheduler's own cost per request: that figure above \`none\`'s, medians (and that cost relative to mq-deadline's):"
 			echo
 			cpu_vs_none cpu_ns_per_io '
 				if (v == "" || v == "n/a" || b == "" || b == "n/a") { printf "n/a"; exit }

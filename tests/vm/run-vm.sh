@@ -7,7 +7,8 @@
 #   VM_SHARE=dir                 host dir exported read-only at /mnt/host
 #   VM_DISKS="1G 256M"           extra sparse raw virtio disks (vdb, vdc, ...)
 #   VM_ARGS="..."                extra kernel command line
-#   VM_ACCEL=auto|kvm|tcg        default auto: KVM when it works, else TCG
+#   VM_ACCEL=auto|kvm|tcg|icount default auto: KVM when it works, else TCG;
+#                                icount: TCG whose clock counts instructions
 #   VM_OUT=tests/out             where console.log, output.log, guest-out/ go
 #   VM_PASS_ENV="A B"            host variables passed into the guest's env
 #   VM_DEVICES="hdd ssd nullb"   simulated devices made before the script runs
@@ -105,13 +106,16 @@ probe_kvm() {
 case $VM_ACCEL in
 kvm) accel=(-accel kvm -cpu host) ;;
 tcg) accel=(-accel tcg,thread=multi -cpu max) ;;
+# Guest time counts instructions (1 ns each, one host thread): CPU-cost
+# figures free of the host's load, for A/B comparisons of the scheduler.
+icount) accel=(-accel tcg,thread=single -cpu max -icount shift=0,sleep=off) ;;
 auto)
 	if [ "$(probe_kvm)" = yes ]; then
 		accel=(-accel kvm -cpu host)
 	else
 		accel=(-accel tcg,thread=multi -cpu max)
 	fi ;;
-*) echo "run-vm: VM_ACCEL must be auto, kvm or tcg" >&2; exit 2 ;;
+*) echo "run-vm: VM_ACCEL must be auto, kvm, tcg or icount" >&2; exit 2 ;;
 esac
 
 # --- the run share -----------------------------------------------------------
@@ -166,7 +170,9 @@ done
 
 : >"$tmp/console.log"
 : >"$tmp/output.log"
-echo "run-vm: booting ($(printf '%s ' "${accel[@]:1:1}")${VM_MEM}M ${VM_SMP}cpu, timeout ${VM_TIMEOUT}s): $script $*" >&2
+accel_name=${accel[1]}
+[ "$VM_ACCEL" = icount ] && accel_name="icount(tcg,shift=0)"
+echo "run-vm: booting ($accel_name ${VM_MEM}M ${VM_SMP}cpu, timeout ${VM_TIMEOUT}s): $script $*" >&2
 t0=$(date +%s.%N)
 # timeout(1) kills QEMU at VM_TIMEOUT and forwards our TERM/INT/HUP to it.
 timeout -k 10 "$VM_TIMEOUT" "${qemu[@]}" </dev/null >"$tmp/qemu.log" 2>&1 &
