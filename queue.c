@@ -284,12 +284,13 @@ struct io_cq *bq_bio_icq(struct bqd *bqd, struct bio *bio)
 /*
  * For bio_merge, before it locks bqd: false when a sync bio of @icq's
  * process has nothing to merge with.  It may merge only into a request of
- * its process's queue, or of the queue that one is merging into, and a
- * queue not merging with nothing queued has none.  Lockless: another task
- * sharing the io_context may switch the icq to another queue and free this
- * one meanwhile, but the queue cache is SLAB_TYPESAFE_BY_RCU, so under
- * rcu_read_lock the read is of some queue's fields, and a wrong answer only
- * costs a merge or a lock.
+ * its process's queue, of the queue that one is merging into, or of a
+ * queue close to it that a sequential queue may join at once (merge.c): a
+ * seeky queue, not merging, with nothing queued, has none.  Lockless:
+ * another task sharing the io_context may switch the icq to another queue
+ * and free this one meanwhile, but the queue cache is SLAB_TYPESAFE_BY_RCU,
+ * so under rcu_read_lock the read is of some queue's fields, and a wrong
+ * answer only costs a merge or a lock.
  */
 bool bq_icq_may_merge(struct io_cq *icq)
 {
@@ -298,7 +299,8 @@ bool bq_icq_may_merge(struct io_cq *icq)
 
 	rcu_read_lock();
 	bqq = READ_ONCE(bq_icq(icq)->sync_queue);
-	may = !bqq || READ_ONCE(bqq->queued) || READ_ONCE(bqq->merge_into);
+	may = !bqq || READ_ONCE(bqq->queued) || READ_ONCE(bqq->merge_into) ||
+	      !bq_seeky(bqq);
 	rcu_read_unlock();
 	return may;
 }
