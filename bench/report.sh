@@ -218,22 +218,37 @@ summary_rows >"$dir/versus.tsv"
 		echo
 		chart cpu nullb_fast iops "CPU cost: 4 KiB random reads on no-latency null_blk" IOPS cpu.png
 		echo
-		if [ -n "$(med cpu nullb_fast "$(cases cpu nullb_fast | head -n1)" none cpu_ns_per_io)" ]; then
-			case $(host accel) in
-			icount*) echo "Guest instructions per request (the VM ran with QEMU's icount: its clock counts one ns per instruction executed, on one host thread, so these figures do not depend on the host's load; all vCPUs' busy time over the run, /proc/stat, divided by IOPS x the run's wall time; the requests complete in the submitting task, so each one's whole path is counted):" ;;
-			*) echo "CPU time per request, ns (all vCPUs' busy time over the run, /proc/stat, divided by IOPS x the run's wall time; the requests complete in the submitting task, so each one's whole path is counted; emulated-CPU time under TCG):" ;;
-			esac
+		case $(host accel) in
+		icount*)
+			echo "Guest instructions per request, 10^9 / IOPS.  The VM ran with QEMU's icount: its clock advances one ns per instruction any vCPU executes (one host thread runs them in turn), so a run's IOPS are requests per 10^9 guest instructions, repeatable to under 1 % whatever the host's load.  (The /proc/stat busy time is not used here: each vCPU's clock also runs while the other one executes.)"
 			echo
-			table cpu cpu_ns_per_io case
+			cpu_vs_none iops 'if (v + 0 > 0) printf "%d", 1e9 / v; else printf "n/a"'
 			echo
-			echo "The scheduler's own cost per request: that figure above \`none\`'s, medians (and that cost relative to mq-deadline's):"
+			echo "The scheduler's own instructions per request: that figure above \`none\`'s, medians (and relative to mq-deadline's):"
 			echo
-			cpu_vs_none cpu_ns_per_io '
-				if (v == "" || v == "n/a" || b == "" || b == "n/a") { printf "n/a"; exit }
-				printf "%d", v - b
-				if (d != "" && d != "n/a" && d - b > 0) printf " (x%.2f)", (v - b) / (d - b)'
+			cpu_vs_none iops '
+				if (v + 0 <= 0 || b + 0 <= 0) { printf "n/a"; exit }
+				o = 1e9 / v - 1e9 / b
+				printf "%d", o
+				if (d + 0 > 0 && 1e9 / d - 1e9 / b > 0) printf " (x%.2f)", o / (1e9 / d - 1e9 / b)'
 			echo
-		fi
+			;;
+		*)
+			if [ -n "$(med cpu nullb_fast "$(cases cpu nullb_fast | head -n1)" none cpu_ns_per_io)" ]; then
+				echo "CPU time per request, ns (all vCPUs' busy time over the run, /proc/stat, divided by IOPS x the run's wall time; the requests complete in the submitting task, so each one's whole path is counted; emulated-CPU time under TCG):"
+				echo
+				table cpu cpu_ns_per_io case
+				echo
+				echo "The scheduler's own cost per request: ns above \`none\`'s, medians (and that cost relative to mq-deadline's):"
+				echo
+				cpu_vs_none cpu_ns_per_io '
+					if (v == "" || v == "n/a" || b == "" || b == "n/a") { printf "n/a"; exit }
+					printf "%d", v - b
+					if (d != "" && d != "n/a" && d - b > 0) printf " (x%.2f)", (v - b) / (d - b)'
+				echo
+			fi
+			;;
+		esac
 		SCH=("${local_sch[@]}")
 	fi
 	if has tput; then
