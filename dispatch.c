@@ -491,6 +491,8 @@ void bq_queue_will_get(struct bqd *bqd, struct bq_queue *bqq,
 		       const struct request *rq)
 {
 	lockdep_assert_held(&bqd->lock);
+	if (!bqd->kept)
+		return;
 	if (bqq != bqd->serving ||
 	    rq->start_time_ns > bqd->kept_ns + bqd->tun.slice_idle_ns)
 		bq_end_kept(bqd);
@@ -915,8 +917,9 @@ void bq_completed(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 	}
 	/*
 	 * The queue in service has nothing queued or in flight: wait for its
-	 * next request, or let it go now rather than at the next dispatch
-	 * (which may not come soon, and it holds the queue in memory).
+	 * next request; or, alone, keep it until the next request of any
+	 * queue decides (bq_queue_will_get()), its exit or teardown; or let
+	 * it go now, the others' requests waiting.
 	 */
 	if (bq_should_idle(bqd, bqq)) {
 		bqd->idling = true;
