@@ -31,7 +31,7 @@ pair() {
 		--runtime=$RT --time_based --startdelay=2 "$@" \
 		--name=s0 --offset=0 --name=s1 --offset=16k --output=/dev/null >/dev/null 2>&1 &
 	f=$!
-	for ((k = 0; k < 20 && ${#jobs[@]} < 2; k++)); do
+	for ((k = 0; k < 100 && ${#jobs[@]} < 2; k++)); do
 		sleep 0.1
 		mapfile -t jobs < <(pgrep -P $f)
 	done
@@ -39,7 +39,8 @@ pair() {
 		[ "${cg[k]}" = - ] || cg_move "${jobs[k]}" "${cg[k]}" || return 1
 	done
 	sleep 2
-	end=$((SECONDS + RT))
+	# Until fio ends (later than RT on a slow kernel, e.g. under KASAN).
+	end=$((SECONDS + RT + 30))
 	while [ "$SECONDS" -lt "$end" ] && kill -0 $f 2>/dev/null; do
 		n=$(awk '{ for (i = 1; i < NF; i++) if ($i == "procs" && $(i + 1) > m) m = $(i + 1) }
 			END { print m + 0 }' "/sys/kernel/debug/block/$dev/sched/queues")
