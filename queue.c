@@ -337,9 +337,15 @@ void bq_exit_icq(struct io_cq *icq)
 	bq_icq_detach(bqd, bic);
 	bq_update_work_ready(bqd);
 	spin_unlock_irqrestore(&bqd->lock, flags);
-	/* Others' requests waited while the device was held for this one. */
+	/*
+	 * Others' requests waited while the device was held for this one.
+	 * We run under the io_context's lock (and, at teardown, under
+	 * q->queue_lock too), and blk_mq_run_hw_queues() may take
+	 * q->queue_lock, which ioc_create_icq() takes before the io_context's
+	 * lock: only queue kblockd's run work, which takes no lock here.
+	 */
 	if (!was_ready && READ_ONCE(bqd->work_ready))
-		blk_mq_run_hw_queues(bqd->queue, true);
+		blk_mq_delay_run_hw_queues(bqd->queue, 0);
 }
 
 /*
