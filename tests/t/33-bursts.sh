@@ -28,8 +28,20 @@ fio --name=burst --filename=/dev/bu0 --direct=1 --ioengine=psync --rw=read \
 	--bs=64k --numjobs=10 --offset_increment=300m --size=256m --time_based \
 	--runtime=60 --output=/dev/null >/dev/null 2>&1 &
 fp=$!
-sleep 2
-mapfile -t pids < <(pids_under $fp)
+# Wait (up to 20 s) until fio's ten jobs exist and each has a queue: under
+# TCG a job can take more than 2 s to issue its first read, and a job with
+# no queue yet can be neither counted nor told apart from one left out of
+# the burst (CI once saw 9 of 10, "no queue for pid").
+for ((k = 0; k < 200; k++)); do
+	mapfile -t pids < <(pids_under $fp)
+	have=0
+	for p in "${pids[@]}"; do
+		[ -n "$(queue_line bu0 "$p")" ] && have=$((have + 1))
+	done
+	[ "$have" -ge 10 ] && break
+	sleep 0.1
+done
+diag "${#pids[@]} fio processes, $have with a queue after $k polls"
 sleep 1
 reader 3500
 late=$!
