@@ -14,12 +14,21 @@ declare -A want=([back_seek_max]=16384 [back_seek_penalty]=2
 	[fifo_expire_async]=250 [fifo_expire_sync]=125 [injection]=1 [low_latency]=1
 	[max_budget]=0 [slice_idle]=8 [slice_idle_us]=8000
 	[strict_guarantees]=0 [timeout_sync]=124 [queue_merging]=1)
-# timeout_sync is 125 ms rounded to HZ: 124 at HZ=250 (31 jiffies), as mainline.
+# timeout_sync is HZ/8 jiffies, as mainline: 124 ms at HZ=250 (Debian's
+# kernel, 31 jiffies), 125 at HZ=1000 (the debug lane's).  A jiffy's length
+# is what a write of 1 ms reads back as (one jiffy); the default is read
+# first and put back.
+ts_default=$(cat "$dir/timeout_sync")
+echo 1 >"$dir/timeout_sync" || die "timeout_sync=1"
+jiffy_ms=$(cat "$dir/timeout_sync")
+echo "$ts_default" >"$dir/timeout_sync" || die "timeout_sync back"
+hz=$((1000 / jiffy_ms))
 for t in "${!want[@]}"; do
-	got=$(cat "$dir/$t" 2>/dev/null)
 	if [ "$t" = timeout_sync ]; then
-		exp=$(( (250 / 8) * 1000 / 250 ))
+		got=$ts_default
+		exp=$(( (hz / 8) * 1000 / hz ))
 	else
+		got=$(cat "$dir/$t" 2>/dev/null)
 		exp=${want[$t]}
 	fi
 	check_eq "tunable $t defaults to $exp" "${got:-missing}" "$exp"
