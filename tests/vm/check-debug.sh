@@ -78,6 +78,8 @@ export VM_TIMEOUT VM_OUT=$out
 export VM_KERNEL=$DK/bzImage VM_INITRD=$DK/initrd.img VM_MODULES=$kos
 export VM_MEM=${VM_MEM:-4096}
 export VM_DISKS=${VM_DISKS:-1G}
+# bench/ at /mnt/host, as in the stock lane (test 34 replays its traces).
+export VM_SHARE=${VM_SHARE:-$top/bench}
 # pci=noacpi: under KASAN+lockdep on TCG, evaluating the ACPI _PRT methods
 # for PCI interrupt routing hits ACPICA's 30 s AML loop timeout per device
 # (no GSI, minutes of boot); the BIOS PIRQ table gives the same routing.
