@@ -90,10 +90,12 @@ check_gain() {
 }
 
 # sched_nullb NAME [SCHED]: the standard fairness device: null_blk, timer
-# completions after 250 us, one hardware tag; SCHED (default bfq-ng) is
-# selected, then nr_requests raised to 64 (a switch resets it to 2 tags).
+# completions after 250 us (COMPLETION_NS overrides), one hardware tag;
+# SCHED (default bfq-ng) is selected, then nr_requests raised to 64 (a
+# switch resets it to 2 tags).
 sched_nullb() {
-	nullb "$1" 4096 irqmode=2 completion_nsec=250000 hw_queue_depth=1 || return 1
+	nullb "$1" 4096 irqmode=2 completion_nsec="${COMPLETION_NS:-250000}" \
+		hw_queue_depth=1 || return 1
 	[ -z "${ROTATIONAL:-}" ] || echo "$ROTATIONAL" >"/sys/block/$1/queue/rotational"
 	select_sched "$1" "${2:-bfq-ng}" || return 1
 	echo 64 >"/sys/block/$1/queue/nr_requests"

@@ -24,9 +24,7 @@ cg_init || skip_all "no cgroup v2 with the io controller"
 # with 250 us, the three fio readers of the nested case could not keep their
 # queues backlogged (252 slots of 659 ended too idle) and A1:A2 measured
 # 0.24:0.27 against 0.125:0.375.
-nullb cs0 4096 irqmode=2 completion_nsec=1000000 hw_queue_depth=1 || die "null_blk"
-select_sched cs0 bfq-ng || die "select"
-echo 64 >/sys/block/cs0/queue/nr_requests
+COMPLETION_NS=1000000 sched_nullb cs0 || die "null_blk"
 # Weight raising of new queues would skew the first seconds.
 echo 0 >/sys/block/cs0/queue/iosched/low_latency
 echo $MAX_BUDGET >/sys/block/cs0/queue/iosched/max_budget
