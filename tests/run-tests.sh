@@ -53,19 +53,8 @@ else
 	vmrc=0
 fi
 
-# A guest kernel that dies while booting, before the test runner starts and
-# with none of our modules loaded, is the emulator's fault, not a test's:
-# multi-threaded TCG occasionally misses the kernel's int3 text patching
-# (seen: "Oops: int3" in sched_clock_cpu at boot).  Boot once more, keep
-# the first console log, and say so.
-if [ "$vmrc" != 0 ] && ! grep -q '^# bfq-ng tests on' "$stream" &&
-	! grep -a 'Modules linked in:' "$out/console.log" | grep -q -E 'bfq|hddsim|null_blk|scsi_debug'; then
-	mv "$out/console.log" "$out/console.boot-failure.log"
-	echo "run-tests: the VM died before the tests started (run-vm exit $vmrc; $out/console.boot-failure.log); booting again" >&2
-	rm -f "$out/splat"
-	"$here/vm/run-vm.sh" "$here/guest/run-all.sh" | tee "$stream"
-	vmrc=${PIPESTATUS[0]}
-fi
+# (A guest kernel that dies while booting, before any of our modules is
+# loaded, is booted once more by run-vm.sh itself.)
 
 # Collect the guest's test points, then add the host-side failures.
 tap=()

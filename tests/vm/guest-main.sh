@@ -14,6 +14,7 @@ R=/mnt/run
 OUT=/dev/ttyS1
 stty -F "$OUT" raw -echo 2>/dev/null
 exec >"$OUT" 2>&1 </dev/null
+echo "@@BFQNG-START@@"	# the kernel booted (tests/vm/run-vm.sh)
 
 finish() {
 	echo "@@BFQNG-EXIT $1@@"

@@ -75,6 +75,14 @@ case_ "a kernel crash (sysrq c) fails the run" nonzero 'crashing' 'no exit marke
 printf 'echo "WARNING: CPU: 0 PID: 1 at fake.c:1 fake+0x0/0x0" >/dev/kmsg; exit 0\n' >"$tmp/splat.sh"
 case_ "a splat line in the console log fails a script that exits 0" 3 '' 'kernel splat' -- "$tmp/splat.sh"
 
+# init=/bin/false: the kernel panics ("Attempted to kill init") before
+# guest-main.sh starts, so run-vm boots once more, and then fails.
+printf 'echo never-printed\n' >"$tmp/noboot.sh"
+VM_ARGS=init=/bin/false case_ "a guest that dies while booting is booted once more, then fails" 2 '' \
+	'booting once more' -- "$tmp/noboot.sh"
+grep -c '^run-vm: booting (' "$tmp/stderr" | grep -qx 2 ||
+	{ echo "not ok - the boot that died was not retried exactly once: $(grep -c '^run-vm: booting (' "$tmp/stderr") boots"; fail=$((fail + 1)); }
+
 printf 'echo sleeping; sleep 600\n' >"$tmp/hang.sh"
 VM_TIMEOUT=45 case_ "a hung guest is killed at VM_TIMEOUT" 124 'sleeping' 'timed out after 45s' -- "$tmp/hang.sh"
 
