@@ -175,7 +175,7 @@ accel_name=${accel[1]}
 # ttyS1 is @@BFQNG-START@@), not by timeout and with none of our modules
 # loaded, died of the emulator, not of anything under test: multi-threaded
 # TCG occasionally misses the kernel's int3 text patching ("Oops: int3" in
-# sched_clock_cpu or default_idle at boot, seen about once in 40 boots).
+# sched_clock_cpu, then in default_idle, each at boot in a CI run).
 # Such a boot is retried once; its console log is kept as
 # console.boot-failure.log and the retry is said on stderr.
 boot_died_early() {
