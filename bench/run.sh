@@ -14,8 +14,10 @@
 #   BENCH_APP=perl          start-up trace (bench/traces/NAME.trace)
 #   BENCH_STARTUP_TIMEOUT=60
 #   BENCH_RESULTS=dir       where the report goes (default bench/results/<date>)
-#   BENCH_README=1          update the README table (default 1 for a full
-#                           run of all scenarios, 0 otherwise)
+#   BENCH_README=1          update the README table (default 1 for make
+#                           bench of all scenarios; 0 otherwise, and for
+#                           make bench-quick, whose figures would replace
+#                           a full run's)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -50,7 +52,7 @@ work=bench/work/vm
 mkdir -p "$res" "$work"
 if [ -z "${BENCH_README:-}" ]; then
 	BENCH_README=0
-	[ "$BENCH" = cpu,tput,startup,fair,srt,interleave,scale ] && BENCH_README=1
+	[ "$mode" = full ] && [ "$BENCH" = cpu,tput,startup,fair,srt,interleave,scale ] && BENCH_README=1
 fi
 
 # What ran, where: recorded in the report.
