@@ -206,8 +206,9 @@ boot() {
 	tailpid=
 	t1=$(date +%s.%N)
 }
+rm -f "$VM_OUT/console.boot-failure.log"	# an earlier run's
 boot "$@"
-if ! grep -a -q '^@@BFQNG-EXIT [0-9]*@@' "$tmp/output.log" && boot_died_early; then
+if boot_died_early; then
 	mkdir -p "$VM_OUT"
 	tr -d '\r' <"$tmp/console.log" >"$VM_OUT/console.boot-failure.log"
 	echo "run-vm: the guest kernel died while booting, before the script started and with none of our modules loaded (QEMU status $qrc; $VM_OUT/console.boot-failure.log): booting once more" >&2
