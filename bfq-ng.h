@@ -345,6 +345,7 @@ int bq_queues_init(struct bqd *bqd);
 void bq_queues_exit(struct bqd *bqd);
 struct bq_queue *bq_queue_for_rq(struct bqd *bqd, struct request *rq);
 struct io_cq *bq_bio_icq(struct bqd *bqd, struct bio *bio);
+struct io_cq *bq_get_icq(struct request_queue *q);
 bool bq_icq_may_merge(struct io_cq *icq);
 struct bq_queue *bq_queue_for_bio(struct bqd *bqd, struct io_cq *icq,
 				  struct bio *bio);

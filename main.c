@@ -72,7 +72,7 @@ static bool bq_bio_merge(struct request_queue *q, struct bio *bio,
 
 static void bq_prepare_request(struct request *rq)
 {
-	rq->elv.icq = ioc_find_get_icq(rq->q);
+	rq->elv.icq = bq_get_icq(rq->q);
 	rq->elv.priv[0] = NULL;
 	rq->elv.priv[1] = NULL;
 }

@@ -245,10 +245,27 @@ struct bq_queue *bq_queue_for_rq(struct bqd *bqd, struct request *rq)
 }
 
 /*
- * The current process's icq on @q.  The io_context hint answers most calls
- * without the queue lock; the icq found cannot go away under us since it
- * belongs to the running task's io_context and the queue is in use.
+ * The current process's icq on @q if its io_context's hint names it, else
+ * NULL.  The icq cannot go away under us: it belongs to the running task's
+ * io_context, and it is destroyed only with that (the task holds it) or
+ * with the elevator (ioc_clear_queue(), which waits for the queue to be
+ * frozen, and so for the request or bio at hand).  Unlike
+ * ioc_lookup_icq() it takes no queue_lock.
  */
+static struct io_cq *bq_hinted_icq(struct io_context *ioc,
+				   struct request_queue *q)
+{
+	struct io_cq *icq;
+
+	rcu_read_lock();
+	icq = rcu_dereference(ioc->icq_hint);
+	if (icq && icq->q != q)
+		icq = NULL;
+	rcu_read_unlock();
+	return icq;
+}
+
+/* The current process's icq on @q, without the queue lock when hinted. */
 static struct io_cq *bq_current_icq(struct request_queue *q)
 {
 	struct io_context *ioc = current->io_context;
@@ -256,16 +273,34 @@ static struct io_cq *bq_current_icq(struct request_queue *q)
 
 	if (!ioc)
 		return NULL;
-	rcu_read_lock();
-	icq = rcu_dereference(ioc->icq_hint);
-	if (icq && icq->q != q)
-		icq = NULL;
-	rcu_read_unlock();
+	icq = bq_hinted_icq(ioc, q);
 	if (icq)
 		return icq;
 	spin_lock_irq(&q->queue_lock);
 	icq = ioc_lookup_icq(q);
 	spin_unlock_irq(&q->queue_lock);
+	return icq;
+}
+
+/**
+ * bq_get_icq - the icq for a new request of the current process
+ * @q: the request's queue
+ *
+ * As ioc_find_get_icq(), which it falls back to (to create the io_context
+ * or the icq, or to look past a hint naming another device): the icq, with
+ * a reference on its io_context for the request to drop, or NULL.  The
+ * hinted case, nearly every request, takes no lock: ioc_find_get_icq()
+ * takes q->queue_lock, shared by every CPU, at each request.
+ */
+struct io_cq *bq_get_icq(struct request_queue *q)
+{
+	struct io_context *ioc = current->io_context;
+	struct io_cq *icq = ioc ? bq_hinted_icq(ioc, q) : NULL;
+
+	if (!icq)
+		return ioc_find_get_icq(q);
+	/* The task's own reference keeps the count above zero. */
+	atomic_long_inc(&ioc->refcount);
 	return icq;
 }
 
