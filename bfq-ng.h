@@ -349,11 +349,9 @@ struct io_cq *bq_get_icq(struct request_queue *q);
 bool bq_icq_may_merge(struct io_cq *icq);
 struct bq_queue *bq_queue_for_bio(struct bqd *bqd, struct io_cq *icq,
 				  struct bio *bio);
-void bq_get_queue(struct bq_queue *bqq);
-void bq_put_queue(struct bq_queue *bqq);
+void bq_free_queue(struct bq_queue *bqq);
 void bq_add_request(struct bq_queue *bqq, struct request *rq);
 void bq_remove_request(struct bq_queue *bqq, struct request *rq);
-struct request *bq_next_request(struct bq_queue *bqq);
 void bq_exit_icq(struct io_cq *icq);
 void bq_async_table_drop(struct bq_async_table *table);
 int bq_request_merge(struct request_queue *q, struct request **req,
@@ -394,7 +392,6 @@ void bq_wr_end_all(struct bqd *bqd);
 unsigned int bq_wr_duration_ms(const struct bqd *bqd);
 void bq_weight_count(struct bqd *bqd, struct bq_queue *bqq);
 void bq_weight_uncount(struct bqd *bqd, struct bq_queue *bqq);
-bool bq_symmetric(const struct bqd *bqd);
 void bq_wr_restore(struct bqd *bqd, struct bq_queue *bqq,
 		   const struct bq_saved_state *saved, u64 now_ns);
 
@@ -497,5 +494,45 @@ static inline void bq_groups_show(struct bqd *bqd, struct seq_file *m) { }
 
 /* debugfs.c */
 extern const struct blk_mq_debugfs_attr bq_queue_debugfs_attrs[];
+
+/*
+ * Helpers of every request's path, inline: each call out of the hot path
+ * costs, and most of these are a test and an increment.
+ */
+static inline void bq_get_queue(struct bq_queue *bqq)
+{
+	lockdep_assert_held(&bqq->bqd->lock);
+	bqq->ref++;
+}
+
+/* The OOM queue is part of bqd and never freed. */
+static inline void bq_put_queue(struct bq_queue *bqq)
+{
+	lockdep_assert_held(&bqq->bqd->lock);
+	if (--bqq->ref > 0 || test_bit(BQ_OOM, &bqq->flags))
+		return;
+	bq_free_queue(bqq);
+}
+
+/* The request @bqq serves next: an expired FIFO head, else the nearest. */
+static inline struct request *bq_next_request(struct bq_queue *bqq)
+{
+	struct request *oldest;
+
+	lockdep_assert_held(&bqq->bqd->lock);
+	if (list_empty(&bqq->fifo))
+		return NULL;
+	oldest = list_first_entry(&bqq->fifo, struct request, queuelist);
+	if (time_after_eq(jiffies, (unsigned long)oldest->fifo_time))
+		return oldest;
+	return bqq->next_rq;
+}
+
+/* Whether every active queue has one weight and one group (heuristics.c). */
+static inline bool bq_symmetric(const struct bqd *bqd)
+{
+	return bqd->weights.distinct <= 1 && !bqd->weights.overflow &&
+	       bqd->active_groups <= 1;
+}
 
 #endif /* BFQNG_H */

@@ -144,12 +144,6 @@ void bq_weight_uncount(struct bqd *bqd, struct bq_queue *bqq)
 	bq_group_pending(bqd, bqq->group, -1);
 }
 
-bool bq_symmetric(const struct bqd *bqd)
-{
-	return bqd->weights.distinct <= 1 && !bqd->weights.overflow &&
-	       bqd->active_groups <= 1;
-}
-
 /* ------------------------------------------------------------ raising */
 
 static void bq_wr_set(struct bqd *bqd, struct bq_queue *bqq,

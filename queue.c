@@ -86,19 +86,12 @@ static struct bq_queue *bq_queue_alloc(struct bqd *bqd, struct bq_group *bqg,
 	return bqq;
 }
 
-void bq_get_queue(struct bq_queue *bqq)
-{
-	lockdep_assert_held(&bqq->bqd->lock);
-	bqq->ref++;
-}
-
-void bq_put_queue(struct bq_queue *bqq)
+/* The last reference to @bqq went (bq_put_queue()): free it. */
+void bq_free_queue(struct bq_queue *bqq)
 {
 	struct bqd *bqd = bqq->bqd;
 
 	lockdep_assert_held(&bqd->lock);
-	if (--bqq->ref > 0 || test_bit(BQ_OOM, &bqq->flags))
-		return;
 	bq_heuristics_forget(bqd, bqq);
 	bq_coop_forget(bqd, bqq);
 	list_del(&bqq->all_node);
@@ -482,20 +475,6 @@ void bq_remove_request(struct bq_queue *bqq, struct request *rq)
 	if (q->last_merge == rq)
 		q->last_merge = NULL;
 	bqq->queued--;
-}
-
-/* The request @bqq serves next: an expired FIFO head, else the nearest. */
-struct request *bq_next_request(struct bq_queue *bqq)
-{
-	struct request *oldest;
-
-	lockdep_assert_held(&bqq->bqd->lock);
-	if (list_empty(&bqq->fifo))
-		return NULL;
-	oldest = list_first_entry(&bqq->fifo, struct request, queuelist);
-	if (time_after_eq(jiffies, (unsigned long)oldest->fifo_time))
-		return oldest;
-	return bqq->next_rq;
 }
 
 /*
