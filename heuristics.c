@@ -327,6 +327,7 @@ static void bq_burst_track(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
 	if (!bq_burst_grow(&bqd->burst))
 		return;
 	bqd->large_bursts++;
+	trace_bfq_ng_burst(BQ_TRACE_DEV(bqd), bqq->pid, bqd->burst.size);
 	list_for_each_entry_safe(member, tmp, &bqd->burst_list, burst_node) {
 		set_bit(BQ_IN_LARGE_BURST, &member->flags);
 		bq_wr_end(bqd, member);

@@ -228,15 +228,23 @@ static void bq_state_save(struct bq_io_cq *bic, const struct bq_queue *bqq)
 	bic->saved_valid = true;
 }
 
-/* @bqq is @bic's process's own queue again: give it its state back. */
+/*
+ * @bqq is @bic's process's own queue again: give it its state back.
+ * @shared is the queue the process shared until now (@bqq itself when the
+ * others left it): a large burst found while it was shared is the
+ * process's burst too, all sharers having started within the merge window,
+ * and is kept (the state saved before would raise the process again).
+ */
 static void bq_state_restore(struct bqd *bqd, struct bq_io_cq *bic,
-			     struct bq_queue *bqq, u64 now_ns)
+			     struct bq_queue *bqq,
+			     const struct bq_queue *shared, u64 now_ns)
 {
 	const struct bq_saved_state *s = &bic->saved;
+	unsigned long burst = shared->flags & BIT(BQ_IN_LARGE_BURST);
 
 	if (!bic->saved_valid)
 		return;
-	bqq->flags = (bqq->flags & ~BQ_SAVED_FLAGS) | s->flags;
+	bqq->flags = (bqq->flags & ~BQ_SAVED_FLAGS) | s->flags | burst;
 	bqq->ttime_mean_ns = s->ttime_mean_ns;
 	bqq->ttime_samples = s->ttime_samples;
 	bqq->quick_arrivals = s->quick_arrivals;
@@ -381,7 +389,7 @@ struct bq_queue *bq_coop_follow(struct bqd *bqd, struct bq_io_cq *bic,
 	if (bqq->procs == 1) {
 		/* The others left: the queue is this process's own again. */
 		bqq->owner = bic;
-		bq_state_restore(bqd, bic, bqq, now_ns);
+		bq_state_restore(bqd, bic, bqq, bqq, now_ns);
 		return bqq;
 	}
 	seeky = bq_seeky(bqq) && !bic->stable;
@@ -425,7 +433,7 @@ void bq_coop_created(struct bqd *bqd, struct bq_io_cq *bic,
 		if (!test_bit(BQ_OOM, &bqq->flags)) {
 			bqq->created_ns = left->created_ns;
 			clear_bit(BQ_JUST_CREATED, &bqq->flags);
-			bq_state_restore(bqd, bic, bqq, now_ns);
+			bq_state_restore(bqd, bic, bqq, left, now_ns);
 		}
 		bq_put_queue(left);
 		return;

@@ -151,6 +151,24 @@ TRACE_EVENT(bfq_ng_raise,
 		  __entry->duration_ns / 1000000)
 );
 
+TRACE_EVENT(bfq_ng_burst,
+	TP_PROTO(dev_t dev, pid_t pid, unsigned int size),
+	TP_ARGS(dev, pid, size),
+	TP_STRUCT__entry(
+		__field(dev_t, dev)
+		__field(pid_t, pid)
+		__field(unsigned int, size)
+	),
+	TP_fast_assign(
+		__entry->dev = dev;
+		__entry->pid = pid;
+		__entry->size = size;
+	),
+	TP_printk("%d:%d pid %d makes a large burst of %u queues",
+		  MAJOR(__entry->dev), MINOR(__entry->dev), __entry->pid,
+		  __entry->size)
+);
+
 TRACE_EVENT(bfq_ng_idle,
 	TP_PROTO(dev_t dev, pid_t pid, bool timeout),
 	TP_ARGS(dev, pid, timeout),
