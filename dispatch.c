@@ -234,9 +234,13 @@ void bq_update_max_budget(struct bqd *bqd)
  * burst of hits in the disk's read-ahead cache (a reader starting where the
  * partition scan left the disk reading) is forgotten within a few
  * windows.  A window of mostly seeking requests (under 3/4 of them near
- * the one before) measures the workload, not the device: it may raise the
- * estimate, never lower it, or random readers would shrink max_budget to
- * its floor and every queue's slots with it.
+ * the one before) measures the workload, not the device: it may raise an
+ * estimate, never lower it, nor make the first one, or random readers would
+ * shrink max_budget to its floor and every queue's slots with it.  (With
+ * max_budget that small, a seeky queue charged for its device time would
+ * pay next to nothing: on a disk kept busy by random readers from the
+ * scheduler's start, a raised application waited for a quarter of a second
+ * behind them at each of its reads.)
  */
 static void bq_rate_window_open(struct bqd *bqd, u64 start_ns)
 {
@@ -302,7 +306,7 @@ static void bq_rate_sample(struct bqd *bqd, const struct request *rq,
 	seeking = 4 * bqd->window_seq < 3 * bqd->window_requests;
 	/* The next window starts now if the device is still busy. */
 	bq_rate_window_open(bqd, bqd->in_driver ? now_ns : 0);
-	if (seeking && rate <= bqd->peak_rate)
+	if (seeking && (!bqd->peak_rate || rate <= bqd->peak_rate))
 		return;
 	if (rate > bqd->peak_rate)
 		bqd->peak_rate = (bqd->peak_rate + 3 * rate) / 4;

@@ -1,8 +1,12 @@
 #!/bin/bash
 # timeout: 300
-# Peak-rate estimate: measured by a sequential reader on hddsim, it is not
-# pulled down by random readers (their windows of seeking requests may
-# raise the estimate, never lower it), so max_budget keeps its size.  Each
+# Peak-rate estimate on hddsim.  Random readers alone, from the scheduler's
+# start, do not make an estimate (their windows of seeking requests measure
+# the workload): max_budget keeps its default.  Then measured by a
+# sequential reader, the estimate is not pulled down by random readers
+# (seeking windows may raise it, never lower it), so max_budget keeps its
+# size.  Before the first check, 8 random readers set it to about 600
+# sectors/s and max_budget to its floor, 128 sectors.  Each
 # window of random reads used to take 1/8 off the estimate: with the module
 # of d348072 this test measured 149697 -> 34884 sectors/s, max_budget
 # 18562 -> 4325 sectors.
@@ -14,6 +18,13 @@ modprobe bfq-ng || die "bfq-ng"
 dev=$(make_hdd) || die "hddsim"
 use_sched "$dev" bfq-ng || die "select"
 echo 0 >"/sys/block/$dev/queue/iosched/low_latency"
+budget0=$(bfqng_stat "$dev" max_budget_sectors)
+fio --name=rand0 --filename="/dev/$dev" --rw=randread --bs=4k --ioengine=psync \
+	--direct=1 --runtime=4 --time_based --numjobs=8 --randrepeat=0 \
+	--output=/dev/null >/dev/null || die "fio rand0"
+diag "random readers first: peak rate $(bfqng_stat "$dev" peak_rate_sectors_per_s) sectors/s, max_budget $budget0 -> $(bfqng_stat "$dev" max_budget_sectors) sectors"
+check_eq "random readers alone make no peak-rate estimate" "$(bfqng_stat "$dev" peak_rate_sectors_per_s)" 0
+check_eq "and leave max_budget at its default (sectors)" "$(bfqng_stat "$dev" max_budget_sectors)" "$budget0"
 fio --name=seq --filename="/dev/$dev" --rw=read --bs=128k --ioengine=psync \
 	--direct=1 --runtime=4 --time_based --output=/dev/null >/dev/null ||
 	die "fio seq"
