@@ -609,6 +609,36 @@ static bool bq_in_hole(const struct bqd *bqd, const struct bq_queue *bqq,
 	       BQ_HOLE_IDLES * bqd->tun.slice_idle_ns;
 }
 
+/* Choose the queue to serve next and start its slot; NULL if none is busy. */
+static struct bq_queue *bq_serve_next(struct bqd *bqd, u64 now_ns)
+{
+	struct bq_entity *entity;
+	struct bq_queue *bqq;
+
+	lockdep_assert_held(&bqd->lock);
+	entity = bq_select(&bqd->root, now_ns);
+	if (!entity)
+		return NULL;
+	bqq = bq_queue_of(entity);
+	/* What was injected from it is part of this slot's service. */
+	if (bqq->inject_debt) {
+		bq_charge(entity, bqq->inject_debt);
+		bqq->inject_debt = 0;
+	}
+	/*
+	 * The slot's clock starts at its first completion: until then the
+	 * device may still be busy with the previous queue's requests, whose
+	 * time this queue must not be charged for.  A grace of one more
+	 * timeout bounds a slot that could not dispatch (see
+	 * bq_slot_clock_waits()).
+	 */
+	bq_start_slot_clock(bqd, bqq, now_ns);
+	bqq->slot_deadline += bqd->tun.timeout_sync_jiffies;
+	set_bit(BQ_SLOT_CLOCK_WAIT, &bqq->flags);
+	bqd->serving = bqq;
+	return bqq;
+}
+
 /* A queue got a request: think time, wake idling, activation. */
 void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 			  struct request *rq)
@@ -645,6 +675,13 @@ void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 	if (preempt) {
 		bqd->preemptions++;
 		bq_expire_serving(bqd, BQ_EXP_PREEMPTED, rq->start_time_ns);
+		/*
+		 * Its slot starts now: being urgent puts it first among the
+		 * queues active now, and one activated before the next
+		 * dispatch (a random reader whose request completed meanwhile)
+		 * could finish earlier and take the device for a whole slot.
+		 */
+		bq_serve_next(bqd, rq->start_time_ns);
 	}
 }
 
@@ -686,7 +723,6 @@ static void bq_arm_idle_timer(struct bqd *bqd, struct bq_queue *bqq)
 static struct bq_queue *bq_serving_queue(struct bqd *bqd, u64 now_ns)
 {
 	struct bq_queue *bqq = bqd->serving;
-	struct bq_entity *entity;
 
 	if (bqq) {
 		struct request *next = bq_next_request(bqq);
@@ -713,27 +749,7 @@ static struct bq_queue *bq_serving_queue(struct bqd *bqd, u64 now_ns)
 			return bqq;
 		}
 	}
-	entity = bq_select(&bqd->root, now_ns);
-	if (!entity)
-		return NULL;
-	bqq = bq_queue_of(entity);
-	/* What was injected from it is part of this slot's service. */
-	if (bqq->inject_debt) {
-		bq_charge(entity, bqq->inject_debt);
-		bqq->inject_debt = 0;
-	}
-	/*
-	 * The slot's clock starts at its first completion: until then the
-	 * device may still be busy with the previous queue's requests, whose
-	 * time this queue must not be charged for.  A grace of one more
-	 * timeout bounds a slot that could not dispatch (see
-	 * bq_slot_clock_waits()).
-	 */
-	bq_start_slot_clock(bqd, bqq, now_ns);
-	bqq->slot_deadline += bqd->tun.timeout_sync_jiffies;
-	set_bit(BQ_SLOT_CLOCK_WAIT, &bqq->flags);
-	bqd->serving = bqq;
-	return bqq;
+	return bq_serve_next(bqd, now_ns);
 }
 
 /*

@@ -1,0 +1,58 @@
+#!/bin/bash
+# timeout: 300
+# A raised queue that preempts the queue in service is the one served next.
+# Ten random readers keep hddsim busy (their burst long over, none raised);
+# then an application-like reader starts, a new queue raised as an
+# application starting: 512 KiB reads with 40 ms of think time, so that it
+# leaves service at each pause and preempts a random reader at its next
+# read.  For each preemption the next request dispatched is the preempting
+# queue's, although random readers whose requests complete meanwhile become
+# active again before that dispatch (their finish times could come first:
+# being urgent orders a queue before the queues active when it preempts,
+# not after).  Before the fix: 3 of 54 preemptions were followed by a
+# random reader's dispatch, and its whole slot.
+source "$BFQNG_TESTS/lib.sh"
+source "$BFQNG_TESTS/lib-devices.sh"
+source "$BFQNG_TESTS/lib-sched.sh"
+
+modprobe bfq-ng || die "bfq-ng"
+dev=$(make_hdd) || die "hddsim"
+at_exit remove_hdd
+use_sched "$dev" bfq-ng || die "select"
+check_eq "low_latency is on (the default)" "$(cat "/sys/block/$dev/queue/iosched/low_latency")" 1
+T=/sys/kernel/tracing
+[ -d "$T/events" ] || mount -t tracefs nodev "$T" || die "tracefs"
+at_exit "echo 0 >$T/events/bfq_ng/enable"
+
+fio --name=rand --filename="/dev/$dev" --rw=randread --bs=4k --ioengine=psync \
+	--direct=1 --numjobs=10 --offset=1g --size=6g --time_based --runtime=120 \
+	--output=/dev/null >/dev/null 2>&1 &
+fp=$!
+at_exit "kill $fp 2>/dev/null"
+sleep 4
+echo 16384 >"$T/buffer_size_kb"
+echo >"$T/trace"
+for ev in bfq_ng_activate bfq_ng_dispatch; do
+	echo 1 >"$T/events/bfq_ng/$ev/enable"
+done
+fio --name=app --filename="/dev/$dev" --rw=read --bs=512k --ioengine=psync \
+	--direct=1 --thinktime=40ms --size=256m --time_based --runtime=5 \
+	--output=/dev/null >/dev/null 2>&1 || die "fio app"
+echo 0 >"$T/events/bfq_ng/enable"
+kill "$fp" 2>/dev/null
+wait "$fp" 2>/dev/null
+cp "$T/trace" "$BFQNG_OUT/30-wr-preempt-served-next.trace" 2>/dev/null || true
+# For each activation that preempts: the pid of the next dispatch.
+read -r preempts next_other < <(awk '
+	/bfq_ng_activate: .* preempts/ { for (i = 1; i < NF; i++) if ($i == "pid") p = $(i + 1); n++; want = 1; next }
+	/bfq_ng_dispatch:/ && want {
+		for (i = 1; i < NF; i++) if ($i == "pid") d = $(i + 1)
+		if (d != p) { bad++; print "preempted by " p ", next dispatch from " d >"/dev/stderr" }
+		want = 0
+	}
+	END { print n + 0, bad + 0 }' "$T/trace")
+diag "activations that preempted: $preempts"
+check_ge "the application preempted the random readers (activations)" "$preempts" 10
+check_eq "preemptions followed by another queue's dispatch" "$next_other" 0
+check_eq "engine invariants hold" "$(bfqng_check "$dev")" ok
+set_sched "$dev" none
