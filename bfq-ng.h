@@ -142,6 +142,7 @@ struct bq_queue {
 	struct list_head burst_node;	/* on bqd->burst_list */
 	struct list_head all_node;	/* on bqd->all_queues, for debugfs */
 	unsigned int counted_weight;	/* in bqd->weights, 0 when not */
+	bool counted_raised;		/* counted in bqd->weights.raised */
 
 	/* Injection (dispatch.c): while idling for this queue, and for it. */
 	unsigned int inject_limit;	/* injected requests in the driver, max */
@@ -214,7 +215,7 @@ struct bq_async_table {
 	struct bq_queue *idle;
 };
 
-/* Weights of the queues with I/O queued or in flight. */
+/* Weights (without raising) of the queues with I/O queued or in flight. */
 #define BQ_WEIGHT_SLOTS		16
 struct bq_weight_slot {
 	unsigned int weight;
@@ -225,6 +226,8 @@ struct bq_weight_counts {
 	struct bq_weight_slot slot[BQ_WEIGHT_SLOTS];
 	unsigned int distinct;		/* slots with a non-zero count */
 	unsigned int overflow;		/* queues that found no slot */
+	unsigned int queues;		/* queues counted, in all */
+	unsigned int raised;		/* of which raised */
 };
 
 /* Per device scheduler data: elevator_queue->elevator_data. */

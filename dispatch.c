@@ -149,11 +149,17 @@ static bool bq_should_idle(const struct bqd *bqd, const struct bq_queue *bqq)
 		   bqq->ttime_samples >= BQ_TTIME_MIN_SAMPLES &&
 		   bqq->ttime_mean_ns > BQ_TTIME_HOPELESS * bqd->tun.slice_idle_ns;
 	/*
-	 * A raised queue beside unraised ones makes the weights differ, so
-	 * asymmetry covers raising too; when every active queue is raised
-	 * alike, idling would favour none of them.
+	 * A raised queue's share needs idling as soon as an unraised queue
+	 * has I/O; beside raised ones only, idling would favour none of them.
+	 * Raising does not count in the symmetry (heuristics.c): random
+	 * readers waited for because an application is raised beside them
+	 * would each hold the device for a whole slot, and the application,
+	 * once its budget is used, would wait for those slots.
 	 */
-	for_share = !bq_symmetric(bqd) && !hopeless;
+	for_share = !hopeless &&
+		    (!bq_symmetric(bqd) ||
+		     (bqq->wr_kind &&
+		      bqd->weights.raised < bqd->weights.queues));
 	return for_throughput || for_share;
 }
 

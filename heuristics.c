@@ -22,7 +22,10 @@
  * in O(1).  Idling for a queue that gains nothing from it (a seeky one) is
  * only needed when weights differ, or when queues of more than one group
  * have I/O: a group's share is lost when its queues are not waited for.
- * Groups are counted by cgroup.c, as their queues are counted here.
+ * Groups are counted by cgroup.c, as their queues are counted here.  The
+ * weights counted are those without raising: a raised queue is waited for
+ * whenever an unraised one has I/O (dispatch.c), but it does not make the
+ * others worth waiting for, which would only delay it.
  *
  * All of this runs under bqd->lock.
  */
@@ -108,6 +111,7 @@ static void bq_weight_add(struct bqd *bqd, unsigned int weight, int delta)
 {
 	struct bq_weight_slot *slot = bq_weight_slot(bqd, weight);
 
+	bqd->weights.queues += delta;
 	if (!slot) {
 		/* Table full: counted as "asymmetric" until it drains. */
 		bqd->weights.overflow += delta;
@@ -120,17 +124,31 @@ static void bq_weight_add(struct bqd *bqd, unsigned int weight, int delta)
 		bqd->weights.distinct--;
 }
 
+/* A counted queue's raising started or ended. */
+static void bq_weight_raised(struct bqd *bqd, struct bq_queue *bqq,
+			     bool raised)
+{
+	if (bqq->counted_raised == raised)
+		return;
+	bqq->counted_raised = raised;
+	if (raised)
+		bqd->weights.raised++;
+	else
+		bqd->weights.raised--;
+}
+
 /* The queue has I/O queued or in flight: count its weight. */
 void bq_weight_count(struct bqd *bqd, struct bq_queue *bqq)
 {
 	lockdep_assert_held(&bqd->lock);
-	if (bqq->counted_weight == bqq->entity.new_weight)
+	bq_weight_raised(bqd, bqq, bqq->wr_kind != BQ_WR_NONE);
+	if (bqq->counted_weight == bqq->base_weight)
 		return;
 	if (bqq->counted_weight)
 		bq_weight_add(bqd, bqq->counted_weight, -1);
 	else
 		bq_group_pending(bqd, bqq->group, 1);
-	bqq->counted_weight = bqq->entity.new_weight;
+	bqq->counted_weight = bqq->base_weight;
 	bq_weight_add(bqd, bqq->counted_weight, 1);
 }
 
@@ -139,6 +157,7 @@ void bq_weight_uncount(struct bqd *bqd, struct bq_queue *bqq)
 	lockdep_assert_held(&bqd->lock);
 	if (!bqq->counted_weight)
 		return;
+	bq_weight_raised(bqd, bqq, false);
 	bq_weight_add(bqd, bqq->counted_weight, -1);
 	bqq->counted_weight = 0;
 	bq_group_pending(bqd, bqq->group, -1);
@@ -166,7 +185,7 @@ static void bq_wr_set(struct bqd *bqd, struct bq_queue *bqq,
 	bqq->wr_served = 0;
 	bqq->entity.new_weight = bqq->base_weight * coeff;
 	if (bqq->counted_weight)
-		bq_weight_count(bqd, bqq);
+		bq_weight_raised(bqd, bqq, kind != BQ_WR_NONE);
 	trace_bfq_ng_raise(BQ_TRACE_DEV(bqd), bqq->pid, kind,
 			   bqq->entity.new_weight, duration_ns);
 }

@@ -11,6 +11,9 @@
 # being urgent orders a queue before the queues active when it preempts,
 # not after).  Before the fix: 3 of 54 preemptions were followed by a
 # random reader's dispatch, and its whole slot.
+# Then a raised application reading 32 MiB without pauses is waited for
+# when it empties (its share needs it), and the random readers beside it
+# are not: raising does not make the weights differ.
 source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-devices.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
@@ -39,9 +42,30 @@ fio --name=app --filename="/dev/$dev" --rw=read --bs=512k --ioengine=psync \
 	--direct=1 --thinktime=40ms --size=256m --time_based --runtime=5 \
 	--output=/dev/null >/dev/null 2>&1 || die "fio app"
 echo 0 >"$T/events/bfq_ng/enable"
+cp "$T/trace" /tmp/wp.trace
+cp /tmp/wp.trace "$BFQNG_OUT/30-wr-preempt-served-next.trace" 2>/dev/null || true
+# Second phase: a raised application that reads 32 MiB without pauses, so
+# that it has I/O all along, and is waited for whenever it empties.
+echo >"$T/trace"
+for ev in bfq_ng_activate bfq_ng_idle; do
+	echo 1 >"$T/events/bfq_ng/$ev/enable"
+done
+fio --name=app2 --filename="/dev/$dev" --rw=read --bs=512k --ioengine=psync \
+	--direct=1 --offset=512m --size=32m --output=/dev/null >/dev/null 2>&1 ||
+	die "fio app2"
+echo 0 >"$T/events/bfq_ng/enable"
 kill "$fp" 2>/dev/null
 wait "$fp" 2>/dev/null
-cp "$T/trace" "$BFQNG_OUT/30-wr-preempt-served-next.trace" 2>/dev/null || true
+# Idling periods started for the application (the queue that preempts)
+# and for the random readers.
+read -r idle_app idle_readers < <(awk '
+	/bfq_ng_activate: .* preempts/ { for (i = 1; i < NF; i++) if ($i == "pid") app = $(i + 1) }
+	/bfq_ng_idle: .* starts/ && app != "" {
+		for (i = 1; i < NF; i++) if ($i == "pid") q = $(i + 1)
+		if (q == app) a++; else r++
+	}
+	END { print a + 0, r + 0 }' "$T/trace")
+diag "greedy application: idling periods for it $idle_app, for the readers $idle_readers"
 # For each activation that preempts: the pid of the next dispatch.
 read -r preempts next_other < <(awk '
 	/bfq_ng_activate: .* preempts/ { for (i = 1; i < NF; i++) if ($i == "pid") p = $(i + 1); n++; want = 1; next }
@@ -50,9 +74,11 @@ read -r preempts next_other < <(awk '
 		if (d != p) { bad++; print "preempted by " p ", next dispatch from " d >"/dev/stderr" }
 		want = 0
 	}
-	END { print n + 0, bad + 0 }' "$T/trace")
+	END { print n + 0, bad + 0 }' /tmp/wp.trace)
 diag "activations that preempted: $preempts"
 check_ge "the application preempted the random readers (activations)" "$preempts" 10
 check_eq "preemptions followed by another queue's dispatch" "$next_other" 0
+check_gt "the greedy application is waited for (idling periods)" "$idle_app" 10
+check_eq "the random readers beside it are not (idling periods)" "$idle_readers" 0
 check_eq "engine invariants hold" "$(bfqng_check "$dev")" ok
 set_sched "$dev" none
