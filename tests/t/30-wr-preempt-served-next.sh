@@ -34,6 +34,10 @@ fp=$!
 at_exit "kill $fp 2>/dev/null"
 sleep 4
 echo 16384 >"$T/buffer_size_kb"
+# The order of events from different CPUs is what is checked: one clock for
+# all of them (the default is per CPU).
+echo global >"$T/trace_clock" || die "trace_clock"
+at_exit "echo local >$T/trace_clock"
 echo >"$T/trace"
 for ev in bfq_ng_activate bfq_ng_dispatch; do
 	echo 1 >"$T/events/bfq_ng/$ev/enable"
