@@ -506,7 +506,10 @@ struct bq_queue *bq_coop_rq(struct bqd *bqd, struct bq_io_cq *bic,
 	if (!bqd->tun.queue_merging || test_bit(BQ_OOM, &bqq->flags))
 		return bqq;
 	to = bq_stable_target(bqd, bqq, rq->start_time_ns);
-	if (!to && bq_coop_may_join(bqd, bqq)) {
+	/* Most processes are past their window: test that first. */
+	if (!to && !bq_ns_after(rq->start_time_ns, bqq->created_ns,
+				BQ_COOP_WINDOW_NS) &&
+	    bq_coop_may_join(bqd, bqq)) {
 		stable = false;
 		to = bq_coop_close(bqd, bqq, blk_rq_pos(rq), rq->start_time_ns);
 	}

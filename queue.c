@@ -194,6 +194,14 @@ static struct bq_queue *bq_sync_queue(struct bqd *bqd, struct bq_io_cq *bic,
 {
 	struct bq_queue *bqq = bic->sync_queue, *left = NULL;
 
+	/*
+	 * The usual case, alone on its own queue with nothing to follow or
+	 * restore, in the same group and class: what the steps below keep.
+	 */
+	if (bqq && bqq->procs == 1 && bqq->owner == bic && !bqq->merge_into &&
+	    !bic->saved_valid && bqq->group == bqg && bqq->ioprio == ioprio &&
+	    !test_bit(BQ_OOM, &bqq->flags))
+		return bqq;
 	if (bqq && !test_bit(BQ_OOM, &bqq->flags)) {
 		bqq = bq_coop_follow(bqd, bic, bqg, ioprio, now_ns, &left);
 		if (bqq)
@@ -458,7 +466,11 @@ void bq_remove_request(struct bq_queue *bqq, struct request *rq)
 	struct request_queue *q = bqd->queue;
 
 	lockdep_assert_held(&bqd->lock);
-	if (bqq->next_rq == rq) {
+	if (bqq->queued == 1) {
+		/* The last one: nothing to choose from, nor to keep a key for. */
+		bqq->next_rq = NULL;
+		bq_pos_update(bqd, bqq);
+	} else if (bqq->next_rq == rq) {
 		struct request *prev = bq_rb_rq(rb_prev(&rq->rb_node));
 		struct request *next = bq_rb_rq(rb_next(&rq->rb_node));
 
