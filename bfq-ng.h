@@ -200,6 +200,7 @@ struct bq_tunables {
 	unsigned int back_seek_max_kib;
 	unsigned int back_seek_penalty;
 	unsigned int fifo_expire_ms[2];	/* [0] async, [1] sync */
+	unsigned long fifo_expire_jiffies[2];	/* the same, in jiffies */
 	unsigned int low_latency;
 	unsigned int max_budget_sectors;	/* 0: auto */
 	u64 slice_idle_ns;
@@ -399,7 +400,20 @@ void bq_wr_restore(struct bqd *bqd, struct bq_queue *bqq,
 		   const struct bq_saved_state *saved, u64 now_ns);
 
 /* merge.c */
-void bq_pos_update(struct bqd *bqd, struct bq_queue *bqq);
+void __bq_pos_update(struct bqd *bqd, struct bq_queue *bqq);
+
+/*
+ * Re-key @bqq on its position tree after its next request changed.  A queue
+ * off the tree that has nothing queued or seeks stays off (bq_pos_wanted()):
+ * no call for it, which is most requests of a random reader.
+ */
+static inline void bq_pos_update(struct bqd *bqd, struct bq_queue *bqq)
+{
+	if (!bqq->pos_root && (!bqq->next_rq || bq_seeky(bqq)))
+		return;
+	__bq_pos_update(bqd, bqq);
+}
+
 void bq_icq_attach(struct bqd *bqd, struct bq_io_cq *bic,
 		   struct bq_queue *bqq);
 void bq_icq_detach(struct bqd *bqd, struct bq_io_cq *bic);

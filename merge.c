@@ -104,11 +104,13 @@ static bool bq_pos_wanted(const struct bqd *bqd, const struct bq_queue *bqq)
 }
 
 /**
- * bq_pos_update - re-key @bqq after its next request changed
+ * __bq_pos_update - re-key @bqq after its next request changed
  * @bqd: scheduler data, locked
  * @bqq: the queue; also called when it may no longer be joined
+ *
+ * Called through bq_pos_update(), which skips the queues that stay off.
  */
-void bq_pos_update(struct bqd *bqd, struct bq_queue *bqq)
+void __bq_pos_update(struct bqd *bqd, struct bq_queue *bqq)
 {
 	lockdep_assert_held(&bqd->lock);
 	if (bqq->pos_root) {

@@ -447,8 +447,7 @@ void bq_add_request(struct bq_queue *bqq, struct request *rq)
 
 	lockdep_assert_held(&bqd->lock);
 	elv_rb_add(&bqq->sort_list, rq);
-	rq->fifo_time = jiffies +
-		msecs_to_jiffies(bqd->tun.fifo_expire_ms[sync]);
+	rq->fifo_time = jiffies + bqd->tun.fifo_expire_jiffies[sync];
 	list_add_tail(&rq->queuelist, &bqq->fifo);
 	bqq->queued++;
 	bqq->next_rq = bq_next_with(bqd, bqq, rq);

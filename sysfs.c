@@ -28,6 +28,8 @@ void bq_tunables_init(struct bq_tunables *tun)
 	tun->back_seek_penalty = bq_default_back_seek_penalty;
 	tun->fifo_expire_ms[0] = bq_default_fifo_expire_async_ms;
 	tun->fifo_expire_ms[1] = bq_default_fifo_expire_sync_ms;
+	tun->fifo_expire_jiffies[0] = msecs_to_jiffies(tun->fifo_expire_ms[0]);
+	tun->fifo_expire_jiffies[1] = msecs_to_jiffies(tun->fifo_expire_ms[1]);
 	tun->low_latency = 1;
 	tun->max_budget_sectors = 0;
 	tun->slice_idle_ns = (u64)bq_default_slice_idle_ms * NSEC_PER_MSEC;
@@ -71,12 +73,14 @@ static int bq_set_back_seek_penalty(struct bqd *bqd, unsigned int val)
 static int bq_set_fifo_expire_async(struct bqd *bqd, unsigned int val)
 {
 	bqd->tun.fifo_expire_ms[0] = val;
+	bqd->tun.fifo_expire_jiffies[0] = msecs_to_jiffies(val);
 	return 0;
 }
 
 static int bq_set_fifo_expire_sync(struct bqd *bqd, unsigned int val)
 {
 	bqd->tun.fifo_expire_ms[1] = val;
+	bqd->tun.fifo_expire_jiffies[1] = msecs_to_jiffies(val);
 	return 0;
 }
 
