@@ -380,24 +380,60 @@ void bq_queue_exited(struct bqd *bqd, struct bq_queue *bqq);
 void bq_waker_forget(struct bqd *bqd, struct bq_queue *bqq);
 void bq_completed(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 		  u64 now_ns);
-void bq_update_work_ready(struct bqd *bqd);
+void __bq_update_work_ready(struct bqd *bqd);
 void bq_update_max_budget(struct bqd *bqd);
 extern const char *const bq_expire_names[BQ_NR_EXPIRE_REASONS];
+
+/*
+ * Recompute bqd->work_ready, which has_work reads without the lock.  With
+ * nothing queued there is no work: no call for the usual case after a
+ * dispatch or a completion.
+ */
+static inline void bq_update_work_ready(struct bqd *bqd)
+{
+	lockdep_assert_held(&bqd->lock);
+	if (!bqd->queued && list_empty(&bqd->dispatch))
+		WRITE_ONCE(bqd->work_ready, false);
+	else
+		__bq_update_work_ready(bqd);
+}
 
 /* heuristics.c */
 extern const char *const bq_wr_names[BQ_NR_WR_KINDS];
 void bq_heuristics_init(struct bqd *bqd);
 void bq_heuristics_forget(struct bqd *bqd, struct bq_queue *bqq);
 void bq_wr_activation(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns);
-void bq_wr_went_idle(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns);
 void bq_wr_check(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns);
 void bq_wr_end(struct bqd *bqd, struct bq_queue *bqq);
 void bq_wr_end_all(struct bqd *bqd);
 unsigned int bq_wr_duration_ms(const struct bqd *bqd);
-void bq_weight_count(struct bqd *bqd, struct bq_queue *bqq);
+void __bq_weight_count(struct bqd *bqd, struct bq_queue *bqq);
 void bq_weight_uncount(struct bqd *bqd, struct bq_queue *bqq);
 void bq_wr_restore(struct bqd *bqd, struct bq_queue *bqq,
 		   const struct bq_saved_state *saved, u64 now_ns);
+
+/* The queue emptied with nothing in flight. */
+static inline void bq_wr_went_idle(struct bqd *bqd, struct bq_queue *bqq,
+				   u64 now_ns)
+{
+	lockdep_assert_held(&bqd->lock);
+	bqq->last_idle_ns = now_ns;
+}
+
+/*
+ * The queue has I/O queued or in flight: count its weight, and whether it
+ * is raised (heuristics.c).  Most calls find both counted already.
+ */
+static inline void bq_weight_count(struct bqd *bqd, struct bq_queue *bqq)
+{
+	bool raised = bqq->wr_kind != BQ_WR_NONE;
+
+	lockdep_assert_held(&bqd->lock);
+	if (bqq->counted_weight == bqq->base_weight &&
+	    bqq->counted_raised == raised)
+		return;
+	__bq_weight_count(bqd, bqq);
+}
 
 /* merge.c */
 void __bq_pos_update(struct bqd *bqd, struct bq_queue *bqq);

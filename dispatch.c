@@ -199,7 +199,7 @@ static struct bq_queue *bq_waker_ready(const struct bqd *bqd)
 	return waker;
 }
 
-void bq_update_work_ready(struct bqd *bqd)
+void __bq_update_work_ready(struct bqd *bqd)
 {
 	bool ready;
 

@@ -137,8 +137,8 @@ static void bq_weight_raised(struct bqd *bqd, struct bq_queue *bqq,
 		bqd->weights.raised--;
 }
 
-/* The queue has I/O queued or in flight: count its weight. */
-void bq_weight_count(struct bqd *bqd, struct bq_queue *bqq)
+/* The slow path of bq_weight_count(): something to count or recount. */
+void __bq_weight_count(struct bqd *bqd, struct bq_queue *bqq)
 {
 	lockdep_assert_held(&bqd->lock);
 	bq_weight_raised(bqd, bqq, bqq->wr_kind != BQ_WR_NONE);
@@ -283,13 +283,6 @@ void bq_wr_check(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
 		  back_until - now_ns);
 	bqq->wr_interactive_end_ns = back_until;
 	bqq->wr_served = served;
-}
-
-/* The queue emptied with nothing in flight. */
-void bq_wr_went_idle(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
-{
-	lockdep_assert_held(&bqd->lock);
-	bqq->last_idle_ns = now_ns;
 }
 
 /*
