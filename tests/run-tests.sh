@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Host side of `make check`: boots ONE test VM running tests/guest/run-all.sh,
+# Host side of `make check`: boots a test VM running tests/guest/run-all.sh,
 # streams its TAP, and accounts for what the guest cannot report itself:
 # a kernel splat in the console log, a VM that died or hung before every
 # selected file finished, a failed module build (tests/out/build.failed).
@@ -11,12 +11,24 @@
 #   VM_MEM (default 4096), VM_DISKS (default "1G"), VM_TIMEOUT (default: the
 #   sum of the selected files' limits + 300 s, at most CHECK_BUDGET=4500 s)
 #   and the other run-vm.sh knobs.
+#   VM_RESUMES (default 2)       new boots allowed after a guest death
+# A guest kernel that dies part-way (run-vm exit 2) fails the file that was
+# running, and the files it did not reach run in a new VM (booted with
+# BFQNG_BOOT=2, 3, ... in the guest's environment), so that one crash does
+# not hide the verdicts of everything after it.  One death is excused: the
+# kernel's own warning about a single-step trap taken in kernel mode
+# (exc_debug_kernel, arch/x86/kernel/traps.c).  Nothing in the kernel sets
+# the trap flag outside kprobes and kgdb, which the test kernel does not
+# use, so the trap comes from the emulator (seen once under multi-threaded
+# TCG, in test 13).  The file that was running then runs again, in full, in
+# the new VM; its failures from the first attempt still count.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 out=${VM_OUT:-$top/tests/out}	# VM_OUT=dir keeps concurrent runs apart
 mkdir -p "$out"
 export TESTS=${TESTS:-*}
+pattern=$TESTS	# each boot's TESTS names the files still to run
 
 mapfile -t files < <(bash "$here/guest/run-all.sh" --list)
 # Host-side tests (tests/host/, selected by the same TESTS) run after the VM.
@@ -27,66 +39,115 @@ if [ ${#files[@]} = 0 ] && [ ${#hfiles[@]} = 0 ]; then
 	echo "0 passed, 1 failed"
 	exit 1
 fi
-if [ -z "${VM_TIMEOUT:-}" ]; then
-	# The files' limits plus boot margin, capped so that a CI run (90 min in
-	# all) still ends with a verdict: files not reached count as failed.
-	VM_TIMEOUT=$(bash "$here/guest/run-all.sh" --timeouts |
-		awk -v cap="${CHECK_BUDGET:-4500}" '{ s += $2 + 20 } END { s += 300; print (s < cap ? s : cap) }')
-fi
-export VM_TIMEOUT
+budget=${CHECK_BUDGET:-4500}
+user_timeout=${VM_TIMEOUT:-}
 export VM_MEM=${VM_MEM:-4096}
 # Tests that replay recorded start-up traces read them from bench/.
 export VM_SHARE=${VM_SHARE:-$top/bench}
 export VM_DISKS=${VM_DISKS:-1G}	# "none" for no extra disk
-export VM_OUT=$out
 export TEST_DIR=${TEST_DIR:-t}
-export VM_PASS_ENV="TESTS TEST_DIR ${VM_PASS_ENV:-}"
+export VM_PASS_ENV="TESTS TEST_DIR BFQNG_BOOT ${VM_PASS_ENV:-}"
+# shellcheck source=tests/vm/console-scan.sh
+. "$here/vm/console-scan.sh"
 
-stream=$out/stream.tap
-echo "run-tests: ${#files[@]} test file(s), VM timeout ${VM_TIMEOUT}s" >&2
-if [ ${#files[@]} -gt 0 ]; then
+rm -rf "$out"/boot-[0-9]*	# an earlier run's
+tap=() cur_tap=()
+todo=("${files[@]}")
+boot_no=0 excused=0 resumes=${VM_RESUMES:-2}
+[ ${#files[@]} -gt 0 ] || rm -f "$out/splat"
+while [ ${#todo[@]} -gt 0 ]; do
+	boot_no=$((boot_no + 1))
+	# The first boot writes to $out, as it always has; later ones beside it.
+	if [ $boot_no = 1 ]; then bout=$out; else bout=$out/boot-$boot_no; fi
+	mkdir -p "$bout"
+	export VM_OUT=$bout BFQNG_BOOT=$boot_no
+	TESTS=$(IFS=,; echo "${todo[*]}")
+	export TESTS
+	if [ -n "$user_timeout" ]; then
+		VM_TIMEOUT=$user_timeout
+	else
+		# The files' limits plus boot margin, capped so that a CI run
+		# (90 min in all) still ends with a verdict: files not reached
+		# count as failed.
+		VM_TIMEOUT=$(bash "$here/guest/run-all.sh" --timeouts |
+			awk -v cap=$((budget - SECONDS)) '{ s += $2 + 20 } END { s += 300; print (s < cap ? s : cap) }')
+	fi
+	export VM_TIMEOUT
+	stream=$bout/stream.tap
+	echo "run-tests: ${#todo[@]} test file(s), VM timeout ${VM_TIMEOUT}s, boot $boot_no" >&2
 	"$here/vm/run-vm.sh" "$here/guest/run-all.sh" | tee "$stream"
 	vmrc=${PIPESTATUS[0]}
-else
-	: >"$stream"
-	rm -f "$out/splat"
-	vmrc=0
-fi
 
-# (A guest kernel that dies while booting, before any of our modules is
-# loaded, is booted once more by run-vm.sh itself.)
+	# (A guest kernel that dies while booting, before any of our modules
+	# is loaded, is booted once more by run-vm.sh itself.)
 
-# Collect the guest's test points, then add the host-side failures.
-tap=()
-while IFS= read -r line; do
-	if [[ $line =~ ^(not )?ok\ [0-9]+(.*)$ ]]; then
-		tap+=("${BASH_REMATCH[1]}ok${BASH_REMATCH[2]}")
+	# Collect the guest's test points, file by file.
+	cur='' running='' ended=() btap=() cur_fail=()
+	while IFS= read -r line; do
+		if [[ $line =~ ^#\ BEGIN\ ([^ ]+)\  ]]; then
+			cur=${BASH_REMATCH[1]} running=$cur cur_fail=()
+		elif [[ $line =~ ^#\ END\ ([^ ]+)\  ]]; then
+			ended+=("${BASH_REMATCH[1]}")
+			btap+=("${cur_tap[@]}")
+			cur='' running='' cur_tap=()
+		elif [[ $line =~ ^(not )?ok\ [0-9]+(.*)$ ]]; then
+			t="${BASH_REMATCH[1]}ok${BASH_REMATCH[2]}"
+			if [ -n "$cur" ]; then cur_tap+=("$t"); else btap+=("$t"); fi
+			[ -n "$cur" ] && [ -n "${BASH_REMATCH[1]}" ] && cur_fail+=("$t")
+		fi
+	done <"$stream"
+	left=()
+	for b in "${todo[@]}"; do
+		[ "$b" = "$running" ] && continue
+		printf '%s\n' "${ended[@]}" | grep -qxF -- "$b" || left+=("$b")
+	done
+	todo=()
+
+	died=0
+	[ "$vmrc" = 2 ] && { [ -n "$running" ] || [ ${#left[@]} -gt 0 ]; } && died=1
+	if [ $died = 1 ] && [ "$resumes" -gt 0 ] && [ $((budget - SECONDS)) -gt 600 ]; then
+		resumes=$((resumes - 1))
+		if [ $excused = 0 ] && [ -e "$bout/splat" ] && stray_step "$bout/console.log"; then
+			excused=1
+			echo "run-tests: the guest kernel died of a single-step trap in kernel mode, which nothing in the test kernel sets: the emulator's ($bout/console.log); ${running:-no file} runs again in a new VM" >&2
+			# Its passes are dropped (it runs again), its failures kept.
+			tap+=("${btap[@]}" "${cur_fail[@]}")
+			[ -n "$running" ] && todo=("$running")
+		else
+			tap+=("${btap[@]}" "${cur_tap[@]}")
+			[ -e "$bout/splat" ] &&
+				tap+=("not ok - kernel splat in the VM console log ($bout/console.log): $(splat_lines "$bout/console.log")")
+			[ -n "$running" ] &&
+				tap+=("not ok - $running: the VM died while it ran (run-vm exit $vmrc; see $bout/console.log)")
+			[ ${#left[@]} -gt 0 ] &&
+				echo "run-tests: the guest kernel died; the ${#left[@]} file(s) it did not reach run in a new VM" >&2
+		fi
+		todo+=("${left[@]}")
+		cur_tap=()
+		continue
 	fi
-done <"$stream"
+
+	tap+=("${btap[@]}" "${cur_tap[@]}")
+	cur_tap=()
+	if [ -e "$bout/splat" ]; then
+		tap+=("not ok - kernel splat in the VM console log ($bout/console.log): $(splat_lines "$bout/console.log")")
+	fi
+	[ -n "$running" ] &&
+		tap+=("not ok - $running: the VM died or hung while it ran (run-vm exit $vmrc; see $bout/console.log)")
+	for b in "${left[@]}"; do
+		tap+=("not ok - $b: not run, the VM died or hung before it (run-vm exit $vmrc)")
+	done
+	if [ "$vmrc" != 0 ] && [ "$vmrc" != 1 ] && ! printf '%s\n' "${tap[@]}" | grep -q '^not ok'; then
+		tap+=("not ok - test VM: run-vm.sh exited with status $vmrc")
+	fi
+done
+export VM_OUT=$out TESTS=$pattern
 
 if [ -s "$top/tests/out/build.failed" ]; then
 	while read -r what; do
 		tap+=("not ok - build: make $what failed (see tests/out/build.log); tests ran with whatever .ko files existed")
 	done <"$top/tests/out/build.failed"
 fi
-if [ -e "$out/splat" ]; then
-	lines=$(grep -a -E 'BUG:|WARNING:|Oops|Call Trace|general protection fault|possible recursive locking|circular locking|INFO: |KASAN|UBSAN|kmemleak|Kernel panic' \
-		"$out/console.log" | grep -a -v -E "${VM_SCAN_IGNORE:-RETBleed: WARNING|MMIO Stale Data: WARNING|Spectre.*WARNING}" |
-		head -n 5 | sed 's/^\[[ 0-9.]*\] //' | paste -sd'|')
-	tap+=("not ok - kernel splat in the VM console log ($out/console.log): $lines")
-fi
-for b in "${files[@]}"; do
-	if grep -q "^# END $b " "$stream"; then continue; fi
-	if grep -q "^# BEGIN $b " "$stream"; then
-		tap+=("not ok - $b: the VM died or hung while it ran (run-vm exit $vmrc; see $out/console.log)")
-	else
-		tap+=("not ok - $b: not run, the VM died or hung before it (run-vm exit $vmrc)")
-	fi
-done
-if [ "$vmrc" != 0 ] && [ "$vmrc" != 1 ] && ! printf '%s\n' "${tap[@]}" | grep -q '^not ok'; then
-	tap+=("not ok - test VM: run-vm.sh exited with status $vmrc")
-fi
-
 if [ ${#hfiles[@]} -gt 0 ]; then
 	echo "run-tests: ${#hfiles[@]} host-side test file(s)" >&2
 	"$here/run-host.sh" --tap | tee "$out/host.tap"

@@ -91,6 +91,8 @@ export VM_PASS_ENV="TESTS ${VM_PASS_ENV:-}"
 # so, the baseline scan of boot-time suspects included: 99-kmemleak.sh is the
 # judge of leaks (it reads the report after the last scan).
 export VM_SCAN_IGNORE="${VM_SCAN_IGNORE:-RETBleed: WARNING|MMIO Stale Data: WARNING|Spectre.*WARNING}|kmemleak: Kernel memory leak detector initialized|kmemleak: Automatic memory scanning thread|kmemleak: [0-9]+ new suspected memory leaks"
+# shellcheck source=tests/vm/console-scan.sh
+. "$here/console-scan.sh"
 
 stream=$out/stream.tap
 echo "check-debug: $(cat "$DK/kver"), ${#files[@]} test file(s), VM timeout ${VM_TIMEOUT}s" >&2
@@ -111,9 +113,7 @@ if [ -s "$out/build.failed" ]; then
 	done <"$out/build.failed"
 fi
 if [ -e "$out/splat" ]; then
-	lines=$(grep -a -E 'BUG:|WARNING:|Oops|Call Trace|general protection fault|possible recursive locking|circular locking|INFO: |KASAN|UBSAN|kmemleak|Kernel panic' \
-		"$out/console.log" | grep -a -v -E "$VM_SCAN_IGNORE" |
-		head -n 5 | sed 's/^\[[ 0-9.]*\] //' | paste -sd'|')
+	lines=$(splat_lines "$out/console.log")
 	tap+=("not ok - kernel splat in the VM console log ($out/console.log): $lines")
 fi
 for b in "${files[@]}"; do

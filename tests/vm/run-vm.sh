@@ -41,7 +41,8 @@ VM_SMP=${VM_SMP:-2}
 VM_TIMEOUT=${VM_TIMEOUT:-1800}
 VM_OUT=${VM_OUT:-$top/tests/out}
 VM_ACCEL=${VM_ACCEL:-auto}
-VM_SCAN_IGNORE=${VM_SCAN_IGNORE:-'RETBleed: WARNING|MMIO Stale Data: WARNING|Spectre.*WARNING'}
+# shellcheck source=tests/vm/console-scan.sh
+. "$here/console-scan.sh"	# sets VM_SCAN_IGNORE's default
 guest=$BFQNG_CACHE/guest
 VM_KERNEL=${VM_KERNEL:-$guest/vmlinuz}
 VM_INITRD=${VM_INITRD:-$guest/initrd.img}
@@ -240,16 +241,15 @@ else
 fi
 
 # Kernel splats anywhere in the console log fail the run.
-splat_re='BUG:|WARNING:|Oops|Call Trace|general protection fault|possible recursive locking|circular locking|INFO: |KASAN|UBSAN|kmemleak|Kernel panic'
-if grep -a -E "$splat_re" "$VM_OUT/console.log" | grep -a -v -E "$VM_SCAN_IGNORE" >/dev/null; then
+if splat_hits "$VM_OUT/console.log" >/dev/null; then
 	echo "run-vm: FAIL: kernel splat in the console log ($VM_OUT/console.log):" >&2
 	# The first hit with context (3 lines before, 40 after), then every hit.
-	n=$(grep -a -n -E "$splat_re" "$VM_OUT/console.log" | grep -a -v -E "$VM_SCAN_IGNORE" |
+	n=$(grep -a -n -E "$SPLAT_RE" "$VM_OUT/console.log" | grep -a -v -E "$VM_SCAN_IGNORE" |
 		head -n 1 | cut -d: -f1)
 	echo "run-vm:   ----- console.log from line $((n > 3 ? n - 3 : 1)) -----" >&2
 	sed -n "$((n > 3 ? n - 3 : 1)),$((n + 40))p" "$VM_OUT/console.log" | sed 's/^/run-vm:   /' >&2
 	echo "run-vm: all splat lines:" >&2
-	grep -a -n -E "$splat_re" "$VM_OUT/console.log" | grep -a -v -E "$VM_SCAN_IGNORE" |
+	grep -a -n -E "$SPLAT_RE" "$VM_OUT/console.log" | grep -a -v -E "$VM_SCAN_IGNORE" |
 		head -n 40 | sed 's/^/run-vm:   /' >&2
 	[ "$rc" != 0 ] || rc=3
 	touch "$VM_OUT/splat"

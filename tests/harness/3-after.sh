@@ -1,0 +1,5 @@
+#!/bin/bash
+# timeout: 60
+# Harness self-test (tests/host/h05-harness-resume.sh): a file after the fault.
+source "$BFQNG_TESTS/lib.sh"
+tap_ok "the file after the fault runs (boot ${BFQNG_BOOT:-?})"

@@ -1,0 +1,95 @@
+#!/bin/bash
+# timeout: 900
+# Host side, VMs of its own: the harness (tests/run-tests.sh) after a guest
+# kernel death.  The console-log classifier excuses only the kernel's
+# warning about a single-step trap in kernel mode (an emulator's fault);
+# then, in small VM runs of tests/harness/ (1-first, 2-fault, 3-after) with
+# tests/harness/fault/bfqng_fault.ko loaded in the guest:
+#  - a stray single-step trap on the first boot: 2-fault runs again in a
+#    new VM, and the run passes;
+#  - the same trap on the first two boots: only the first is excused; the
+#    second fails 2-fault, and 3-after still runs, in a third VM;
+#  - a WARN: 2-fault fails, with the splat, and 3-after runs in a new VM.
+source "$BFQNG_TESTS/lib.sh"
+source "$BFQNG_TOP/scripts/config.sh"
+source "$BFQNG_TOP/tests/vm/console-scan.sh"
+
+tmp=$(mktemp -d)
+at_exit rm -rf "$tmp"
+
+# --- the classifier, on console logs written here -------------------------
+step='[   41.5] WARNING: CPU: 1 PID: 1366 at arch/x86/kernel/traps.c:1120 exc_debug_kernel+0xca/0x160'
+tail_='[   41.5] Call Trace:
+[   41.5]  <#DB>
+[   41.6] Kernel panic - not syncing: kernel: panic_on_warn set ...'
+ours='[   40.0] WARNING: CPU: 0 PID: 99 at /work/queue.c:12 bq_insert+0x1/0x2 [bfq_ng]'
+classify() { # classify NAME TEXT
+	printf '%s\n' "[    0.0] Linux version 6.12" "$2" "[   42.0] reboot: Restarting" >"$tmp/$1.log"
+	stray_step "$tmp/$1.log" && echo excused || echo counted
+}
+check_eq "a single-step trap in kernel mode, then its panic: excused" "$(classify a "$step
+$tail_")" excused
+check_eq "a WARN in our code: counted" "$(classify b "$ours
+$tail_")" counted
+check_eq "our WARN, then the trap: counted" "$(classify c "$ours
+$step
+$tail_")" counted
+check_eq "the trap, then a BUG: counted" "$(classify d "$step
+[   41.6] BUG: kernel NULL pointer dereference, address: 0000000000000008
+$tail_")" counted
+check_eq "a clean log: counted (nothing to excuse)" "$(classify e '[    1.0] all well')" counted
+
+# --- the harness, in VMs ---------------------------------------------------
+mkdir -p "$tmp/mod" "$tmp/share"
+cp "$BFQNG_TOP"/tests/harness/fault/* "$tmp/mod/"
+log=$BFQNG_OUT/h05-fault-build.log
+if ! make -C "${KDIR:-$KDIR_DEFAULT}" M="$tmp/mod" modules >"$log" 2>&1; then
+	die "building tests/harness/fault failed (see $log)"
+fi
+cp "$tmp/mod/bfqng_fault.ko" "$tmp/share/"
+
+# harness NAME FAULTS: run tests/run-tests.sh on tests/harness; sets rc,
+# $res (its results.tap) and $err (its stderr).
+harness() {
+	local o=$BFQNG_OUT/h05-$1
+	rm -rf "$o"
+	mkdir -p "$o"
+	env -u VM_TIMEOUT -u CHECK_BUDGET TEST_DIR=harness TESTS='*' VM_OUT="$o" \
+		VM_SHARE="$tmp/share" VM_DISKS=none VM_MEM=1024 VM_PASS_ENV=HARNESS_FAULTS \
+		HARNESS_FAULTS="$2" bash "$BFQNG_TOP/tests/run-tests.sh" >"$o/stdout" 2>"$o/stderr"
+	rc=$?
+	res=$o/results.tap err=$o/stderr
+	diag "$1: rc $rc, $(tail -n 1 "$o/stdout"), $(grep -c '^run-vm: booting' "$err") boot(s)"
+}
+# points FILE-REGEX: the result lines (ok and not ok) whose text matches.
+points() { grep -E "^(not )?ok [0-9]+ - .*$1" "$res" | sed 's/^\(\(not \)\{0,1\}ok\) [0-9]* /\1 /' | paste -sd'|'; }
+
+harness step-once "1:step"
+check_eq "step once: the run passes" "$rc" 0
+check_eq "step once: two boots" "$(grep -c '^run-vm: booting' "$err")" 2
+check_eq "step once: the harness says why it booted again" \
+	"$(grep -c 'died of a single-step trap in kernel mode.*2-fault.sh runs again' "$err")" 1
+check_eq "step once: the fault file passes on its second run" "$(points 'fault file')" \
+	"ok - the fault file runs to its end (boot 2)"
+check_eq "step once: every point" "$(grep -c '^ok' "$res") ok, $(grep -c '^not ok' "$res") not ok" "3 ok, 0 not ok"
+
+harness step-twice "1:step 2:step"
+check_eq "step twice: the run fails" "$([ "$rc" != 0 ] && echo failed || echo passed)" failed
+check_eq "step twice: three boots" "$(grep -c '^run-vm: booting' "$err")" 3
+check_eq "step twice: the second trap fails the fault file" "$(points '2-fault.sh: the VM died')" \
+	"not ok - 2-fault.sh: the VM died while it ran (run-vm exit 2; see $BFQNG_OUT/h05-step-twice/boot-2/console.log)"
+check_eq "step twice: the second trap's splat is counted, the first's is not" \
+	"$(grep -c 'kernel splat' "$res") ($(grep -c 'kernel splat.*boot-2/console.log.*exc_debug_kernel' "$res") of boot 2)" "1 (1 of boot 2)"
+check_eq "step twice: the file after it runs on boot 3" "$(points 'after the fault')" \
+	"ok - the file after the fault runs (boot 3)"
+
+harness warn "1:warn"
+check_eq "warn: the run fails" "$([ "$rc" != 0 ] && echo failed || echo passed)" failed
+check_eq "warn: two boots" "$(grep -c '^run-vm: booting' "$err")" 2
+check_eq "warn: the fault file fails" "$(points '2-fault.sh: the VM died')" \
+	"not ok - 2-fault.sh: the VM died while it ran (run-vm exit 2; see $BFQNG_OUT/h05-warn/console.log)"
+check_eq "warn: the splat is counted" "$(grep -c 'kernel splat.*WARNING: CPU' "$res")" 1
+check_eq "warn: the file before it passed on boot 1" "$(points 'before the fault')" \
+	"ok - the file before the fault runs (boot 1)"
+check_eq "warn: the file after it runs on boot 2" "$(points 'after the fault')" \
+	"ok - the file after the fault runs (boot 2)"
