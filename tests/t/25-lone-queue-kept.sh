@@ -51,15 +51,23 @@ check_ge "each of its requests ends the slot before (expiries per request)" \
 
 # Two equal readers, each alone in turn for the other's think time: the
 # kept slot of one must end at the other's request, or the other would
-# wait for the end of a whole slot.
+# wait for the end of a whole slot (timeout_sync, 125 ms) at each turn.
+# Their shares say little about that: slots taken in turn would share too,
+# and with completions in the submitting task each reader's rate is its
+# vCPU's (0.43 to 0.61 of the requests for reader a in four runs).  The
+# latency says it: 99 % of each reader's requests complete within 20 ms.
 fio --filename=/dev/kf0 --rw=randread --bs=4k --direct=1 --ioengine=psync \
 	--time_based --runtime=4 --output-format=json --output=/tmp/kept2.json \
 	--name=a --name=b >/dev/null || die "fio two readers"
 a=$(jq '.jobs[0].read.total_ios' /tmp/kept2.json)
 b=$(jq '.jobs[1].read.total_ios' /tmp/kept2.json)
 diag "two readers: $a and $b requests"
-check_range "two equal readers share (a's share of requests)" \
-	"$(ratio "$a" "$((a + b))")" 0.4 0.6
+check_range "two equal readers both progress (a's share of requests)" \
+	"$(ratio "$a" "$((a + b))")" 0.3 0.7
+for j in a b; do
+	check_le "reader $j never waits for the other's slot (99th percentile completion latency, us)" \
+		"$(fio_json_clat_pct /tmp/kept2.json "$j" read 99.000000)" 20000
+done
 check_eq "engine invariants hold" "$(bfqng_check kf0)" ok
 select_sched kf0 none
 nullb_del kf0
