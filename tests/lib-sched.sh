@@ -222,3 +222,32 @@ expirations_since() {
 		for (i = 1; i < n; i += 2) printf "%s %d%s", x[i], y[i + 1] - x[i + 1], i + 2 < n ? ", " : "\n"
 	}'
 }
+
+# Tracing bfq-ng's events, in tracefs at $T.
+T=/sys/kernel/tracing
+# trace_start [-b KB] EVENT...: mount tracefs if needed, size the buffer
+# (KB per CPU) if asked, clear the trace and enable these bfq_ng events.
+# Every bfq_ng event is turned off when the test file exits.
+trace_start() {
+	local ev
+	[ -d "$T/events" ] || mount -t tracefs nodev "$T" || return 1
+	if [ -z "${_TRACE_STOP_AT_EXIT:-}" ]; then
+		at_exit "echo 0 >$T/events/bfq_ng/enable"
+		_TRACE_STOP_AT_EXIT=1
+	fi
+	if [ "${1:-}" = -b ]; then
+		echo "$2" >"$T/buffer_size_kb" || return 1
+		shift 2
+	fi
+	echo >"$T/trace"
+	for ev in "$@"; do
+		echo 1 >"$T/events/bfq_ng/$ev/enable" || return 1
+	done
+}
+# trace_stop FILE [OUT_NAME]: turn every bfq_ng event off and copy the trace
+# to FILE, and to $BFQNG_OUT/OUT_NAME if given (kept with the test's output).
+trace_stop() {
+	echo 0 >"$T/events/bfq_ng/enable"
+	cp "$T/trace" "$1" || return 1
+	[ -z "${2:-}" ] || cp "$1" "$BFQNG_OUT/$2" 2>/dev/null || true
+}

@@ -22,9 +22,7 @@ dev=$(make_ssd nisd0) || die "null_blk"
 at_exit remove_nullb nisd0
 use_sched "$dev" bfq-ng || die "select"
 check_eq "low_latency is on (the default)" "$(cat "/sys/block/$dev/queue/iosched/low_latency")" 1
-T=/sys/kernel/tracing
-[ -d "$T/events" ] || mount -t tracefs nodev "$T" || die "tracefs"
-at_exit "echo 0 >$T/events/bfq_ng/enable"
+trace_start || die "tracefs"
 
 ionice -c2 -n4 fio --name=rand --filename="/dev/$dev" --rw=randread --bs=4k \
 	--ioengine=psync --direct=1 --numjobs=10 --offset=1g --size=2g \
@@ -40,20 +38,16 @@ check_eq "the device is seen to queue internally (hw_tag)" "$(bfqng_stat "$dev" 
 app_phase() {
 	local name=$1 pid
 	shift
-	echo >"$T/trace"
-	for ev in bfq_ng_idle bfq_ng_inject; do
-		echo 1 >"$T/events/bfq_ng/$ev/enable"
-	done
+	trace_start bfq_ng_idle bfq_ng_inject || die "trace events"
 	"$@" dd if="/dev/$dev" of=/dev/null bs=128k count=128 iflag=direct \
 		skip=$((RANDOM % 64 * 128)) 2>/dev/null &
 	pid=$!
 	wait "$pid" || die "dd ($name)"
-	echo 0 >"$T/events/bfq_ng/enable"
-	cp "$T/trace" "$BFQNG_OUT/30-wr-no-inject-app.$name.trace" 2>/dev/null || true
+	trace_stop "/tmp/ni-$name.trace" "30-wr-no-inject-app.$name.trace"
 	awk -v app="$pid" '
 		/bfq_ng_idle: .* starts/ { for (i = 1; i < NF; i++) if ($i == "pid" && $(i + 1) == app) idle++ }
 		/bfq_ng_inject: .* while waiting for pid/ { for (i = 1; i < NF; i++) if ($i == "pid" && $(i + 1) == app ":") inj++ }
-		END { print idle + 0, inj + 0 }' "$T/trace"
+		END { print idle + 0, inj + 0 }' "/tmp/ni-$name.trace"
 }
 
 read -r idle inj < <(app_phase raised ionice -c2 -n4)

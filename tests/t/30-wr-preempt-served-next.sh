@@ -23,9 +23,6 @@ dev=$(make_hdd) || die "hddsim"
 at_exit remove_hdd
 use_sched "$dev" bfq-ng || die "select"
 check_eq "low_latency is on (the default)" "$(cat "/sys/block/$dev/queue/iosched/low_latency")" 1
-T=/sys/kernel/tracing
-[ -d "$T/events" ] || mount -t tracefs nodev "$T" || die "tracefs"
-at_exit "echo 0 >$T/events/bfq_ng/enable"
 
 fio --name=rand --filename="/dev/$dev" --rw=randread --bs=4k --ioengine=psync \
 	--direct=1 --numjobs=10 --offset=1g --size=6g --time_based --runtime=120 \
@@ -33,31 +30,23 @@ fio --name=rand --filename="/dev/$dev" --rw=randread --bs=4k --ioengine=psync \
 fp=$!
 at_exit "kill $fp 2>/dev/null"
 sleep 4
-echo 16384 >"$T/buffer_size_kb"
+trace_start -b 16384 || die "tracefs"
 # The order of events from different CPUs is what is checked: one clock for
 # all of them (the default is per CPU).
 echo global >"$T/trace_clock" || die "trace_clock"
 at_exit "echo local >$T/trace_clock"
-echo >"$T/trace"
-for ev in bfq_ng_activate bfq_ng_dispatch; do
-	echo 1 >"$T/events/bfq_ng/$ev/enable"
-done
+trace_start bfq_ng_activate bfq_ng_dispatch || die "trace events"
 fio --name=app --filename="/dev/$dev" --rw=read --bs=512k --ioengine=psync \
 	--direct=1 --thinktime=40ms --size=256m --time_based --runtime=5 \
 	--output=/dev/null >/dev/null 2>&1 || die "fio app"
-echo 0 >"$T/events/bfq_ng/enable"
-cp "$T/trace" /tmp/wp.trace
-cp /tmp/wp.trace "$BFQNG_OUT/30-wr-preempt-served-next.trace" 2>/dev/null || true
+trace_stop /tmp/wp.trace 30-wr-preempt-served-next.trace
 # Second phase: a raised application that reads 32 MiB without pauses, so
 # that it has I/O all along, and is waited for whenever it empties.
-echo >"$T/trace"
-for ev in bfq_ng_activate bfq_ng_idle; do
-	echo 1 >"$T/events/bfq_ng/$ev/enable"
-done
+trace_start bfq_ng_activate bfq_ng_idle || die "trace events"
 fio --name=app2 --filename="/dev/$dev" --rw=read --bs=512k --ioengine=psync \
 	--direct=1 --offset=512m --size=32m --output=/dev/null >/dev/null 2>&1 ||
 	die "fio app2"
-echo 0 >"$T/events/bfq_ng/enable"
+trace_stop /tmp/wp2.trace 30-wr-preempt-served-next.greedy.trace
 kill "$fp" 2>/dev/null
 wait "$fp" 2>/dev/null
 # Idling periods started for the application (the queue that preempts)
@@ -68,7 +57,7 @@ read -r idle_app idle_readers < <(awk '
 		for (i = 1; i < NF; i++) if ($i == "pid") q = $(i + 1)
 		if (q == app) a++; else r++
 	}
-	END { print a + 0, r + 0 }' "$T/trace")
+	END { print a + 0, r + 0 }' /tmp/wp2.trace)
 diag "greedy application: idling periods for it $idle_app, for the readers $idle_readers"
 # For each activation that preempts: the pid of the next dispatch.
 read -r preempts next_other < <(awk '

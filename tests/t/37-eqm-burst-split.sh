@@ -28,14 +28,7 @@ dev=$(make_hdd) || die "make_hdd"
 at_exit remove_hdd
 use_sched "$dev" bfq-ng || die "select bfq-ng"
 check_eq "low_latency is on (the default)" "$(cat "/sys/block/$dev/queue/iosched/low_latency")" 1
-T=/sys/kernel/tracing
-[ -d "$T/events" ] || mount -t tracefs nodev "$T" || die "tracefs"
-at_exit "echo 0 >$T/events/bfq_ng/enable"
-echo 16384 >"$T/buffer_size_kb"
-echo >"$T/trace"
-for ev in bfq_ng_coop bfq_ng_raise bfq_ng_burst; do
-	echo 1 >"$T/events/bfq_ng/$ev/enable"
-done
+trace_start -b 16384 bfq_ng_coop bfq_ng_raise bfq_ng_burst || die "tracefs"
 
 # All eleven replay a log, so that they start alike (a log is read before
 # its job starts).
@@ -74,9 +67,7 @@ check_eq "queues of the burst outside it after the splits" "$outside" 0
 check_eq "queues of the burst raised after the splits" "$raised" 0
 kill "$fp" 2>/dev/null
 wait "$fp" 2>/dev/null
-echo 0 >"$T/events/bfq_ng/enable"
-cp "$T/trace" /tmp/eb.trace
-cp /tmp/eb.trace "$BFQNG_OUT/37-eqm-burst-split.trace" 2>/dev/null || true
+trace_stop /tmp/eb.trace 37-eqm-burst-split.trace
 check_ge "large bursts found (bfq_ng_burst events)" "$(grep -c 'bfq_ng_burst: .* large burst' /tmp/eb.trace)" 1
 check_eq "engine invariants hold" "$(bfqng_check "$dev")" ok
 set_sched "$dev" none

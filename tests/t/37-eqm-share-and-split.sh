@@ -25,10 +25,6 @@ modprobe bfq-ng || die "bfq-ng"
 dev=$(make_hdd) || die "make_hdd"
 at_exit remove_hdd
 use_sched "$dev" bfq-ng || die "select bfq-ng"
-T=/sys/kernel/tracing
-[ -d "$T/events" ] || mount -t tracefs nodev "$T" || die "tracefs"
-at_exit "echo 0 >$T/events/bfq_ng/enable"
-
 for k in 0 1 2 3; do
 	awk -v dev="/dev/$dev" -v k=$k -v n=$STRIDED -v r=$RANDOM_RQ -v base=$RAND_BASE 'BEGIN {
 		srand(k + 1)
@@ -38,11 +34,7 @@ for k in 0 1 2 3; do
 		print dev " close" }' >/tmp/eqm-log$k
 done
 
-echo 16384 >"$T/buffer_size_kb"
-echo >"$T/trace"
-for ev in bfq_ng_coop bfq_ng_activate bfq_ng_dispatch; do
-	echo 1 >"$T/events/bfq_ng/$ev/enable"
-done
+trace_start -b 16384 bfq_ng_coop bfq_ng_activate bfq_ng_dispatch || die "tracefs"
 args=()
 for k in 0 1 2 3; do
 	args+=(--name=r$k --read_iolog=/tmp/eqm-log$k)
@@ -74,8 +66,7 @@ check_eq "each process has its own queue with its state restored" \
 	"$(grep -c ' sync .* procs 1 .* restored 1$' <<<"$q")" 4
 wait "$fp"
 check_eq "fio replayed the logs without error" "$?" 0
-echo 0 >"$T/events/bfq_ng/enable"
-cp "$T/trace" /tmp/eqm.trace
+trace_stop /tmp/eqm.trace
 grep -B 40 -m 1 'split from' /tmp/eqm.trace >"$BFQNG_OUT/37-eqm-split.trace" 2>/dev/null || true
 grep -v bfq_ng_dispatch /tmp/eqm.trace >"$BFQNG_OUT/37-eqm-coop.trace" 2>/dev/null || true
 # Seconds from the first activation to the fourth process joining.
