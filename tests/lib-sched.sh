@@ -197,13 +197,15 @@ share_of() {
 	awk -v a=$((a1 - a0)) -v b=$((b1 - b0)) 'BEGIN { if (a + b == 0) print 0; else printf "%.3f\n", b / (a + b) }'
 }
 
-# stop_readers PID...: end reader jobs (and their fio parents).
+# stop_readers PID...: end reader jobs (and their fio parents), and wait
+# (up to 20 s) for them to have exited.
 stop_readers() {
 	local p
 	for p in "$@"; do
 		[ -n "$p" ] && kill "$(ps -o ppid= -p "$p" 2>/dev/null)" "$p" 2>/dev/null
 	done
 	wait 2>/dev/null
+	wait_gone 20 "$@"
 	return 0
 }
 

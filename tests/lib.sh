@@ -109,6 +109,23 @@ wait_for() {
 	done
 }
 
+# none_running PID,PID...: no PID of the list runs (zombies do not count).
+none_running() { ! ps -o stat= -p "$1" | grep -q -v '^Z'; }
+
+# wait_gone SECS PID...: wait up to SECS for every PID to have exited (a
+# zombie counts as exited: its io_context is already released); says which
+# are left if some are.  Under TCG fio can take seconds to wind down after
+# SIGTERM, so a count of queues right after a kill can still see its queue.
+wait_gone() {
+	local secs=$1 list
+	shift
+	list=$(echo "$@" | tr -s ' ' ',')
+	[ -n "$list" ] || return 0
+	wait_for "$secs" none_running "$list" && return 0
+	diag "still running $secs s after the stop: $(ps -o pid=,stat=,comm= -p "$list" | tr -s '\n' ' ')"
+	return 1
+}
+
 # ------------------------------------------------------ modules, schedulers
 # need_module NAME [PARAM=VAL...]: modprobe or die.
 need_module() { modprobe "$@" || die "need_module: modprobe $* failed"; }

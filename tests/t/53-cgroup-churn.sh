@@ -82,6 +82,7 @@ done
 kill $fio_pid
 wait $fio_pid
 fio_rc=$?
+wait_gone 20 "${writers[@]}"
 stop_readers "$bg"
 check_eq "writers' fio ends when told (status 0, 128 or 143)" \
 	"$(case $fio_rc in 0 | 128 | 143) echo ok ;; *) echo $fio_rc ;; esac)" ok
