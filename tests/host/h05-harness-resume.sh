@@ -2,7 +2,8 @@
 # timeout: 900
 # Host side, VMs of its own: the harness (tests/run-tests.sh) after a guest
 # kernel death.  The console-log classifier excuses only the kernel's
-# warning about a single-step trap in kernel mode (an emulator's fault);
+# warning about a single-step trap in kernel mode and an int3 Oops in the
+# core kernel with no module in it (emulator faults), each alone in the log;
 # then, in small VM runs of tests/harness/ (1-first, 2-fault, 3-after) with
 # tests/harness/fault/bfqng_fault.ko loaded in the guest:
 #  - a stray single-step trap on the first boot: 2-fault runs again in a
@@ -38,6 +39,33 @@ check_eq "the trap, then a BUG: counted" "$(classify d "$step
 [   41.6] BUG: kernel NULL pointer dereference, address: 0000000000000008
 $tail_")" counted
 check_eq "a clean log: counted (nothing to excuse)" "$(classify e '[    1.0] all well')" counted
+
+# An int3 Oops (the lines CI printed, shortened): excused only in the core
+# kernel, with no module in the RIP or the trace.
+int3() { # int3 RIP-SYMBOL TRACE-SYMBOL
+	printf '%s\n' '[  834.2] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI' \
+		'[  834.2] Workqueue: events clocksource_watchdog_work' \
+		"[  834.2] RIP: 0010:$1" '[  834.2] Call Trace:' '[  834.2]  <TASK>' \
+		'[  834.2]  update_rq_clock+0x35/0x1a0' "[  834.2]  $2" '[  834.2]  </TASK>' \
+		'[  834.2] Modules linked in: bfq_ng(OE) null_blk 9p' \
+		'[  834.2] Kernel panic - not syncing: Fatal exception in interrupt'
+}
+oops_class() { # oops_class NAME TEXT
+	printf '%s\n' "[    0.0] Linux version 6.12" "$2" >"$tmp/$1.log"
+	emulator_fault "$tmp/$1.log" >/dev/null && echo excused || echo counted
+}
+check_eq "an int3 Oops in the core kernel, its trace too: excused" \
+	"$(oops_class f "$(int3 sched_clock_cpu+0x9/0x190 process_one_work+0x18d/0x3a0)")" excused
+check_eq "an int3 Oops in our module: counted" \
+	"$(oops_class g "$(int3 'bq_dispatch+0x9/0x190 [bfq_ng]' process_one_work+0x18d/0x3a0)")" counted
+check_eq "an int3 Oops with our module in its trace: counted" \
+	"$(oops_class h "$(int3 sched_clock_cpu+0x9/0x190 'bq_insert+0x1/0x2 [bfq_ng]')")" counted
+check_eq "an int3 Oops after our WARN: counted" "$(oops_class i "$ours
+$(int3 sched_clock_cpu+0x9/0x190 process_one_work+0x18d/0x3a0)")" counted
+check_eq "an int3 Oops in user mode (RIP 0033): counted" \
+	"$(oops_class j "$(int3 sched_clock_cpu+0x9/0x190 x+0x1/0x2 | sed 's/RIP: 0010/RIP: 0033/')")" counted
+check_eq "the single-step trap, through the same gate: excused" "$(oops_class k "$step
+$tail_")" excused
 
 # --- the harness, in VMs ---------------------------------------------------
 mkdir -p "$tmp/mod" "$tmp/share"

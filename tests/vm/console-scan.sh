@@ -7,10 +7,17 @@
 #   stray_step LOG    true when the kernel's only splat is its warning about
 #                     a single-step trap taken in kernel mode (and the trace
 #                     and panic_on_warn panic that follow it); see run-tests.sh
+#   stray_int3 LOG    true when the kernel's only splat is an int3 Oops in
+#                     kernel mode with no module code in it, RIP or trace
+#                     (and the panic that follows); see run-tests.sh
+#   emulator_fault LOG  says which of the two the log holds, or fails
 SPLAT_RE='BUG:|WARNING:|Oops|Call Trace|general protection fault|possible recursive locking|circular locking|INFO: |KASAN|UBSAN|kmemleak|Kernel panic'
 VM_SCAN_IGNORE=${VM_SCAN_IGNORE:-'RETBleed: WARNING|MMIO Stale Data: WARNING|Spectre.*WARNING'}
 STEP_WARN_RE='WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/kernel/traps\.c:[0-9]+ exc_debug_kernel\+'
 STEP_TAIL_RE='Call Trace|Kernel panic - not syncing: kernel: panic_on_warn set'
+INT3_OOPS_RE='Oops: int3: [0-9a-f]+ \[#1\]'
+INT3_TAIL_RE='Call Trace|Kernel panic - not syncing: Fatal exception'
+MODULE_SYM_RE='\+0x[0-9a-f]+/0x[0-9a-f]+ \[[A-Za-z0-9_]+\]'
 
 splat_hits() {
 	grep -a -E "$SPLAT_RE" "$1" | grep -a -v -E "$VM_SCAN_IGNORE"
@@ -25,4 +32,23 @@ stray_step() {
 	hits=$(splat_hits "$1") || return 1
 	head -n 1 <<<"$hits" | grep -q -E "$STEP_WARN_RE" &&
 		! tail -n +2 <<<"$hits" | grep -q -v -E "$STEP_TAIL_RE"
+}
+
+stray_int3() {
+	local hits oops
+	hits=$(splat_hits "$1") || return 1
+	head -n 1 <<<"$hits" | grep -q -E "$INT3_OOPS_RE" &&
+		! tail -n +2 <<<"$hits" | grep -q -v -E "$INT3_TAIL_RE" || return 1
+	oops=$(sed -n '/Oops: int3: /,$p' "$1")
+	grep -a -q 'RIP: 0010:' <<<"$oops" && ! grep -a -q -E "$MODULE_SYM_RE" <<<"$oops"
+}
+
+emulator_fault() {
+	if stray_step "$1"; then
+		echo "a single-step trap in kernel mode, which nothing in the test kernel sets"
+	elif stray_int3 "$1"; then
+		echo "an int3 trap in the core kernel's text, away from any module (text patching the emulator missed)"
+	else
+		return 1
+	fi
 }
