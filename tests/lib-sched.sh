@@ -197,14 +197,42 @@ share_of() {
 	awk -v a=$((a1 - a0)) -v b=$((b1 - b0)) 'BEGIN { if (a + b == 0) print 0; else printf "%.3f\n", b / (a + b) }'
 }
 
-# stop_readers PID...: end reader jobs (and their fio parents), and wait
-# (up to 20 s) for them to have exited.
+# diag_queues DEV: a diag line per queue of DEV, each with what its pid
+# (the task that created it) is now: a process, or gone.
+diag_queues() {
+	local l p
+	while read -r l; do
+		p=$(awk '{ print $2 }' <<<"$l")
+		diag "left: $l"
+		diag "  pid $p: $(ps -o ppid=,stat=,etimes=,args= -p "$p" 2>/dev/null | cut -c1-120 || echo gone)"
+		[ -r "/proc/$p/stack" ] && diag "  in the kernel: $(tr '\n' '|' <"/proc/$p/stack")"
+	done <"/sys/kernel/debug/block/$1/sched/queues"
+}
+
+# stop_readers PID...: end reader jobs (and their fio parents), and wait for
+# them to have exited.  A fio job can miss its SIGTERM for good: it stays in
+# io_getevents() with nothing in flight on the device (caught under
+# mq-deadline as under bfq-ng, tests/wip/repro-23.sh).  A reader still
+# running 10 s after the TERM gets a KILL, which ends it unless it has I/O
+# the device never completed (exit waits for its aio): then it stays, and
+# the diag says so.
 stop_readers() {
-	local p
+	local p pp list pids=()
 	for p in "$@"; do
-		[ -n "$p" ] && kill "$(ps -o ppid= -p "$p" 2>/dev/null)" "$p" 2>/dev/null
+		[ -n "$p" ] || continue
+		pids+=("$p")
+		# Its fio parent, unless it already went (the job is init's then).
+		pp=$(ps -o ppid= -p "$p" 2>/dev/null)
+		pp=${pp// /}
+		[ -n "$pp" ] && [ "$pp" -gt 1 ] && [ "$pp" != $$ ] && pids+=("$pp")
 	done
+	[ ${#pids[@]} -gt 0 ] || return 0
+	kill "${pids[@]}" 2>/dev/null
 	wait 2>/dev/null
+	list=$(echo "$@" | tr -s ' ' ',')
+	wait_for 10 none_running "$list" && return 0
+	diag "readers still running 10 s after SIGTERM, killed: $(ps -o pid=,stat=,wchan:20=,comm= -p "$list" | tr -s '\n ' '  ')"
+	kill -KILL "${pids[@]}" 2>/dev/null
 	wait_gone 20 "$@"
 	return 0
 }

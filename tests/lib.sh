@@ -117,12 +117,15 @@ none_running() { ! ps -o stat= -p "$1" | grep -q -v '^Z'; }
 # are left if some are.  Under TCG fio can take seconds to wind down after
 # SIGTERM, so a count of queues right after a kill can still see its queue.
 wait_gone() {
-	local secs=$1 list
+	local secs=$1 list p
 	shift
 	list=$(echo "$@" | tr -s ' ' ',')
 	[ -n "$list" ] || return 0
 	wait_for "$secs" none_running "$list" && return 0
 	diag "still running $secs s after the stop: $(ps -o pid=,stat=,comm= -p "$list" | tr -s '\n' ' ')"
+	for p in "$@"; do
+		[ -r "/proc/$p/stack" ] && diag "pid $p in the kernel: $(tr '\n' '|' <"/proc/$p/stack")"
+	done
 	return 1
 }
 

@@ -108,7 +108,7 @@ for ((i = 0; i < 5; i++)); do
 	dd if=/dev/cc0 of=/dev/null bs=64k count=4 iflag=direct 2>/dev/null
 	wait_for 3 settled && break
 done
-settled || while read -r l; do diag "left: $l"; done <"/sys/kernel/debug/block/cc0/sched/queues"
+settled || diag_queues cc0
 check_eq "live groups return to idle" "$(bfqng_stat cc0 live_groups)" "$base_groups"
 check_eq "live queues return to idle" "$(bfqng_stat cc0 live_queues)" "$base_queues"
 select_sched cc0 none
