@@ -101,13 +101,24 @@ sched_nullb() {
 	echo 64 >"/sys/block/$1/queue/nr_requests"
 }
 
-# queue_line DEV PID: the debugfs "queues" line of PID's queue on DEV.
+# read_queues DEV: the debugfs "queues" lines of DEV into the array QUEUES,
+# from one pass of the file.  Not `while read ... <file`: bash's read seeks
+# back after each line of a seekable file, and a seek on a debugfs (seq_file)
+# file prints it all again and cuts the new text at the old offset, so a
+# line can be skipped or split when the queues changed in between (test 33
+# once missed a queue that was there).  mapfile reads to the end, no seek.
 # Bash builtins only: tests poll it, and a fork costs tens of ms under TCG.
+read_queues() {
+	mapfile -t QUEUES <"/sys/kernel/debug/block/$1/sched/queues"
+}
+
+# queue_line DEV PID: the debugfs "queues" line of PID's queue on DEV.
 queue_line() {
 	local line
-	while IFS= read -r line; do
+	read_queues "$1"
+	for line in "${QUEUES[@]}"; do
 		[[ $line == "pid $2 "* ]] && { echo "$line"; return 0; }
-	done <"/sys/kernel/debug/block/$1/sched/queues"
+	done
 	return 0
 }
 
@@ -201,12 +212,13 @@ share_of() {
 # (the task that created it) is now: a process, or gone.
 diag_queues() {
 	local l p
-	while read -r l; do
+	read_queues "$1"
+	for l in "${QUEUES[@]}"; do
 		p=$(awk '{ print $2 }' <<<"$l")
 		diag "left: $l"
 		diag "  pid $p: $(ps -o ppid=,stat=,etimes=,args= -p "$p" 2>/dev/null | cut -c1-120 || echo gone)"
 		[ -r "/proc/$p/stack" ] && diag "  in the kernel: $(tr '\n' '|' <"/proc/$p/stack")"
-	done <"/sys/kernel/debug/block/$1/sched/queues"
+	done
 }
 
 # stop_readers PID...: end reader jobs (and their fio parents), and wait for

@@ -33,7 +33,8 @@ sample_raising() {
 	pids=$(pids_under "$2")
 	for ((i = 0; i < $3; i++)); do
 		[ -d "/proc/$2" ] || break
-		while read -r line; do
+		read_queues "$1"
+		for line in "${QUEUES[@]}"; do
 			for p in $pids; do
 				[[ $line == "pid $p "* ]] || continue
 				seen=$((seen + 1))
@@ -41,7 +42,7 @@ sample_raising() {
 				states+=" ${line%% *}"
 				[[ ${line%% *} == soft-rt ]] && soft=$((soft + 1))
 			done
-		done <"/sys/kernel/debug/block/$1/sched/queues"
+		done
 		read -rt 0.1 <> <(:) || true
 	done
 	echo "# raising states seen:$states" >&2

@@ -51,10 +51,12 @@ large=0 raised=0
 for p in "${pids[@]}"; do
 	line=$(queue_line bu0 "$p")
 	if [ -z "$line" ]; then
-		# Rare under TCG (twice in CI), the cause not found yet: what the
-		# process and the device's queues were at that moment.
+		# Seen three times in CI while queue_line read the file line by
+		# line (see read_queues): the queue was there, its line skipped.
+		# What the process and the device's queues are, should it recur.
 		diag "no queue for pid $p: $(ps -o pid=,stat=,comm= -p "$p" 2>&1 | tr -s ' ')"
-		while read -r q; do diag "  queue: ${q:0:160}"; done <"/sys/kernel/debug/block/bu0/sched/queues"
+		read_queues bu0
+		for q in "${QUEUES[@]}"; do diag "  queue: ${q:0:160}"; done
 		continue
 	fi
 	if [[ $line == *" large_burst 1 "* ]]; then

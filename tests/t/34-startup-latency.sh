@@ -41,13 +41,15 @@ readers() {
 # rightly not be raised (tests/t/33-bursts.sh).  Not counted by their queues:
 # random readers may share a stably merged one.
 readers_started() {
-	local end=$((SECONDS + 30)) n p k v
+	local end=$((SECONDS + 30)) n p l io
 	while :; do
 		n=0
 		for p in $(pgrep -P "$1"); do
-			while read -r k v; do
-				[ "$k" = read_bytes: ] && [ "$v" -gt 0 ] && n=$((n + 1))
-			done <"/proc/$p/io"
+			# One pass (mapfile): see read_queues in lib-sched.sh.
+			mapfile -t io <"/proc/$p/io"
+			for l in "${io[@]}"; do
+				[[ $l == "read_bytes: "* ]] && [ "${l#* }" -gt 0 ] && n=$((n + 1))
+			done
 		done 2>/dev/null
 		[ "$n" -ge 10 ] || [ "$SECONDS" -ge "$end" ] && break
 		sleep 0.2

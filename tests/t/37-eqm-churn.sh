@@ -48,9 +48,11 @@ for k in 0 1 2; do args+=(--name=c$k --read_iolog=/tmp/eqc-log$k); done
 # if there is none within 5 s.  Polls with shell builtins only: the strided
 # phase takes tens of ms.
 shared_reader() {
-	local w i procs ppid end=$((SECONDS + 5))
+	local l w i procs ppid end=$((SECONDS + 5))
 	while ((SECONDS < end)) && kill -0 "$1" 2>/dev/null; do
-		while read -r -a w; do
+		read_queues eq0
+		for l in "${QUEUES[@]}"; do
+			read -r -a w <<<"$l"
 			procs=0
 			for ((i = 2; i < ${#w[@]} - 1; i++)); do
 				[ "${w[i]}" = procs ] && procs=${w[i + 1]}
@@ -59,7 +61,7 @@ shared_reader() {
 			ppid=""
 			{ read -r _ _ _ ppid _ <"/proc/${w[1]}/stat"; } 2>/dev/null
 			[ "$ppid" = "$1" ] && { echo "${w[1]}"; return; }
-		done <"$D/queues"
+		done
 	done
 }
 
