@@ -211,12 +211,13 @@ share_of() {
 # diag_queues DEV: a diag line per queue of DEV, each with what its pid
 # (the task that created it) is now: a process, or gone.
 diag_queues() {
-	local l p
+	local l p now
 	read_queues "$1"
 	for l in "${QUEUES[@]}"; do
 		p=$(awk '{ print $2 }' <<<"$l")
+		now=$(ps -o ppid=,stat=,etimes=,args= -p "$p" 2>/dev/null | cut -c1-120)
 		diag "left: $l"
-		diag "  pid $p: $(ps -o ppid=,stat=,etimes=,args= -p "$p" 2>/dev/null | cut -c1-120 || echo gone)"
+		diag "  pid $p: ${now:-gone}"
 		[ -r "/proc/$p/stack" ] && diag "  in the kernel: $(tr '\n' '|' <"/proc/$p/stack")"
 	done
 }
