@@ -10,6 +10,7 @@ share=$(mktemp -d "${TMPDIR:-/tmp}/bfqng-ab.XXXXXX")
 trap 'rm -rf "$share"' EXIT
 cp "$1" "$share/a.ko"
 cp "$2" "$share/b.ko"
+cp "$(dirname "$0")/../guest/fast-lib.sh" "$share/"
 out=$(mktemp -d "${TMPDIR:-/tmp}/bfqng-ab-out.XXXXXX")
 VM_ACCEL=${VM_ACCEL:-icount} VM_SHARE=$share VM_OUT=$out VM_PASS_ENV="RT ROUNDS" \
 	RT=${RT:-2} ROUNDS=${ROUNDS:-3} VM_TIMEOUT=${VM_TIMEOUT:-2400} \

@@ -4,12 +4,9 @@
 # no-latency null_blk (io_uring 1x32 and 2x32, psync 2x1), RT s each.
 # Prints "round variant case iops" lines to $BFQNG_OUT/ab.txt.
 set -u
-cd /mnt/run || exit 1
-. tests/lib.sh
-. tests/lib-devices.sh
-out=$BFQNG_OUT
-mkdir -p "$out"
-dev=$(make_nullb_fast fast0) || exit 1
+# shellcheck source=bench/guest/fast-lib.sh
+. /mnt/host/fast-lib.sh
+fast_setup
 RT=${RT:-2}
 ROUNDS=${ROUNDS:-3}
 for ((round = 1; round <= ROUNDS; round++)); do
@@ -24,11 +21,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
 		fi
 		echo 64 >"/sys/block/$dev/queue/nr_requests"
 		for c in uring1x32 uring2x32 psync2x1; do
-			case $c in
-			uring1x32) args=(--ioengine=io_uring --iodepth=32 --numjobs=1) ;;
-			uring2x32) args=(--ioengine=io_uring --iodepth=32 --numjobs=2) ;;
-			psync2x1) args=(--ioengine=psync --iodepth=1 --numjobs=2) ;;
-			esac
+			fast_case_args $c
 			fio --name=ab --filename="/dev/$dev" --rw=randread --bs=4k --direct=1 \
 				--time_based --runtime="$RT" --ramp_time=1 --group_reporting \
 				--output-format=json --output=/tmp/ab.json "${args[@]}" >/dev/null 2>&1 || exit 1
