@@ -56,6 +56,8 @@ export TEST_DIR=${TEST_DIR:-t}
 export VM_PASS_ENV="TESTS TEST_DIR BFQNG_BOOT ${VM_PASS_ENV:-}"
 # shellcheck source=tests/vm/console-scan.sh
 . "$here/vm/console-scan.sh"
+# shellcheck source=tests/vm/tap-report.sh
+. "$here/vm/tap-report.sh"
 
 rm -rf "$out"/boot-[0-9]*	# an earlier run's
 tap=() cur_tap=()
@@ -163,28 +165,4 @@ if [ ${#hfiles[@]} -gt 0 ]; then
 	done <"$out/host.tap"
 fi
 
-pass=0 fail=0 skip=0 i=0
-{
-	for t in "${tap[@]}"; do
-		i=$((i + 1))
-		if [[ $t == not\ ok* ]]; then
-			fail=$((fail + 1))
-			echo "not ok $i${t#not ok}"
-		else
-			if [[ $t =~ \#\ *[Ss][Kk][Ii][Pp] ]]; then skip=$((skip + 1)); else pass=$((pass + 1)); fi
-			echo "ok $i${t#ok}"
-		fi
-	done
-	echo "1..$i"
-} >"$out/results.tap"
-
-# Repeat the failures (with the host-side ones) just above the summary.
-if [ $fail -gt 0 ]; then
-	echo "run-tests: failures:"
-	grep '^not ok' "$out/results.tap" | sed 's/^/  /'
-fi
-echo "run-tests: TAP in $out/results.tap, console log in $out/console.log" >&2
-summary="$pass passed, $fail failed"
-[ $skip -gt 0 ] && summary+=", $skip skipped"
-echo "$summary"
-[ $fail = 0 ]
+tap_report run-tests "$out"

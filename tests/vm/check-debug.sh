@@ -93,6 +93,8 @@ export VM_PASS_ENV="TESTS ${VM_PASS_ENV:-}"
 export VM_SCAN_IGNORE="${VM_SCAN_IGNORE:-RETBleed: WARNING|MMIO Stale Data: WARNING|Spectre.*WARNING}|kmemleak: Kernel memory leak detector initialized|kmemleak: Automatic memory scanning thread|kmemleak: [0-9]+ new suspected memory leaks"
 # shellcheck source=tests/vm/console-scan.sh
 . "$here/console-scan.sh"
+# shellcheck source=tests/vm/tap-report.sh
+. "$here/tap-report.sh"
 
 stream=$out/stream.tap
 echo "check-debug: $(cat "$DK/kver"), ${#files[@]} test file(s), VM timeout ${VM_TIMEOUT}s" >&2
@@ -128,26 +130,4 @@ if [ "$vmrc" != 0 ] && [ "$vmrc" != 1 ] && ! printf '%s\n' "${tap[@]}" | grep -q
 	tap+=("not ok - test VM: run-vm.sh exited with status $vmrc")
 fi
 
-pass=0 fail=0 skip=0 i=0
-{
-	for t in "${tap[@]}"; do
-		i=$((i + 1))
-		if [[ $t == not\ ok* ]]; then
-			fail=$((fail + 1))
-			echo "not ok $i${t#not ok}"
-		else
-			if [[ $t =~ \#\ *[Ss][Kk][Ii][Pp] ]]; then skip=$((skip + 1)); else pass=$((pass + 1)); fi
-			echo "ok $i${t#ok}"
-		fi
-	done
-	echo "1..$i"
-} >"$out/results.tap"
-if [ $fail -gt 0 ]; then
-	echo "check-debug: failures:"
-	grep '^not ok' "$out/results.tap" | sed 's/^/  /'
-fi
-echo "check-debug: module build $((t1 - t0))s, VM $((t2 - t1))s; TAP in $out/results.tap, console log in $out/console.log" >&2
-summary="$pass passed, $fail failed"
-[ $skip -gt 0 ] && summary+=", $skip skipped"
-echo "$summary"
-[ $fail = 0 ]
+tap_report check-debug "$out" "module build $((t1 - t0))s, VM $((t2 - t1))s; "
