@@ -29,8 +29,10 @@ END {
 		}
 		for (i = 1; i <= ns["dd"]; i++) {
 			s = spans["dd", i]
-			if (!(("hooks", s) in known))
-				printf "%-14s %8.0f %8.0f\n", s, 0, per_rq("dd", c, s)
+			if (!(("hooks", s) in known)) {
+				d = per_rq("dd", c, s); td += d
+				printf "%-14s %8.0f %8.0f\n", s, 0, d
+			}
 		}
 		printf "%-14s %8.0f %8.0f\n", "hooks, total", th, td
 		printf "%-14s %8.0f %8.0f   (above none, less the hooks)\n", "elsewhere",
