@@ -60,6 +60,8 @@ static_assert(BQ_NR_LEVELS == IOPRIO_NR_LEVELS);
  * (merge.c); a shared queue's dispatches seek when they jump further.
  */
 #define BQ_COOP_DIST_SECTORS	8192
+/* A queue joins another only this soon after its first request (merge.c). */
+#define BQ_COOP_WINDOW_NS	(200 * NSEC_PER_MSEC)
 
 /* The IDLE class waits at most this long behind busy RT/BE queues. */
 #define BQ_IDLE_CLASS_WAIT_NS		(200 * NSEC_PER_MSEC)
@@ -370,8 +372,7 @@ bool bq_allow_merge(struct request_queue *q, struct request *rq,
 /* dispatch.c */
 void bq_dispatch_init(struct bqd *bqd);
 void bq_dispatch_exit(struct bqd *bqd);
-void bq_queue_will_get(struct bqd *bqd, struct bq_queue *bqq,
-		       const struct request *rq);
+void bq_end_kept(struct bqd *bqd);
 void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 			  struct request *rq);
 struct request *bq_dispatch(struct bqd *bqd, u64 now_ns);
@@ -456,8 +457,8 @@ void bq_icq_detach(struct bqd *bqd, struct bq_io_cq *bic);
 struct bq_queue *bq_coop_follow(struct bqd *bqd, struct bq_io_cq *bic,
 				struct bq_group *bqg, unsigned short ioprio,
 				u64 now_ns, struct bq_queue **left);
-struct bq_queue *bq_coop_rq(struct bqd *bqd, struct bq_io_cq *bic,
-			    struct request *rq);
+struct bq_queue *__bq_coop_rq(struct bqd *bqd, struct bq_io_cq *bic,
+			      struct request *rq);
 struct bq_queue *bq_coop_bio(struct bqd *bqd, struct bq_queue *bqq,
 			     struct bio *bio);
 void bq_coop_created(struct bqd *bqd, struct bq_io_cq *bic,
@@ -579,6 +580,58 @@ static inline struct request *bq_next_request(struct bq_queue *bqq)
 	if (time_after_eq(jiffies, (unsigned long)oldest->fifo_time))
 		return oldest;
 	return bqq->next_rq;
+}
+
+/**
+ * bq_queue_will_get - @rq is about to be added to @bqq
+ * @bqd: scheduler data, locked
+ * @bqq: the request's queue
+ * @rq: the request, not yet added
+ *
+ * The kept queue's slot goes on if @rq is its own and came within
+ * slice_idle of its emptying (a plug's cached time may precede it); else
+ * it ends, before @rq is added, as it would have when the queue emptied
+ * (dispatch.c).
+ */
+static inline void bq_queue_will_get(struct bqd *bqd, struct bq_queue *bqq,
+				     const struct request *rq)
+{
+	lockdep_assert_held(&bqd->lock);
+	if (bqd->kept && (bqq != bqd->serving ||
+			  rq->start_time_ns > bqd->kept_ns + bqd->tun.slice_idle_ns))
+		bq_end_kept(bqd);
+}
+
+/*
+ * Is @a more than @d ns after @b?  Arrival times come from the requests'
+ * allocation and may precede a completion recorded later: such a "negative"
+ * interval is no interval at all.
+ */
+static inline bool bq_ns_after(u64 a, u64 b, u64 d)
+{
+	return (s64)(a - b) > (s64)d;
+}
+
+/**
+ * bq_coop_rq - the queue a process's new request goes to
+ * @bqd: scheduler data, locked
+ * @bic: the process's icq, with its sync queue resolved (bq_coop_follow)
+ * @rq: the request
+ *
+ * The process may join another queue here (merge.c).  Most are past the
+ * window for an early merge and have no stable candidate: they stay, with
+ * no call.
+ */
+static inline struct bq_queue *bq_coop_rq(struct bqd *bqd,
+					  struct bq_io_cq *bic,
+					  struct request *rq)
+{
+	struct bq_queue *bqq = bic->sync_queue;
+
+	if (!bqq->stable_with &&
+	    bq_ns_after(rq->start_time_ns, bqq->created_ns, BQ_COOP_WINDOW_NS))
+		return bqq;
+	return __bq_coop_rq(bqd, bic, rq);
 }
 
 /* Whether every active queue has one weight and one group (heuristics.c). */

@@ -492,31 +492,10 @@ static void bq_expire_serving(struct bqd *bqd, enum bq_expire_reason reason,
 }
 
 /* The kept queue's slot ends, as of when it emptied. */
-static void bq_end_kept(struct bqd *bqd)
+void bq_end_kept(struct bqd *bqd)
 {
 	if (bqd->kept)
 		bq_expire_serving(bqd, BQ_EXP_EMPTY, bqd->kept_ns);
-}
-
-/**
- * bq_queue_will_get - @rq is about to be added to @bqq
- * @bqd: scheduler data, locked
- * @bqq: the request's queue
- * @rq: the request, not yet added
- *
- * The kept queue's slot goes on if @rq is its own and came within
- * slice_idle of its emptying (a plug's cached time may precede it); else
- * it ends, before @rq is added, as it would have when the queue emptied.
- */
-void bq_queue_will_get(struct bqd *bqd, struct bq_queue *bqq,
-		       const struct request *rq)
-{
-	lockdep_assert_held(&bqd->lock);
-	if (!bqd->kept)
-		return;
-	if (bqq != bqd->serving ||
-	    rq->start_time_ns > bqd->kept_ns + bqd->tun.slice_idle_ns)
-		bq_end_kept(bqd);
 }
 
 /* Think time, and whether the queue issues back to back (I/O-bound). */

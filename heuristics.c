@@ -60,16 +60,6 @@
 #define BQ_SOFTRT_NS			(300 * NSEC_PER_MSEC)
 #define BQ_SOFTRT_MIN_CYCLES		2
 
-/*
- * Is @a more than @d ns after @b?  Arrival times come from the requests'
- * allocation and may precede a completion recorded later: such a "negative"
- * interval is no interval at all.
- */
-static inline bool bq_ns_after(u64 a, u64 b, u64 d)
-{
-	return (s64)(a - b) > (s64)d;
-}
-
 const char *const bq_wr_names[BQ_NR_WR_KINDS] = {
 	[BQ_WR_NONE] = "none", [BQ_WR_INTERACTIVE] = "interactive",
 	[BQ_WR_SOFTRT] = "soft-rt",

@@ -56,8 +56,6 @@
 #include "bfq-ng.h"
 #include "trace.h"
 
-/* A queue joins another only this soon after its first request. */
-#define BQ_COOP_WINDOW_NS	(200 * NSEC_PER_MSEC)
 /* Queues created this close together are candidates for a stable merge, */
 #define BQ_STABLE_GAP_NS	(180 * NSEC_PER_MSEC)
 /* decided at the later queue's first request after this long. */
@@ -66,11 +64,6 @@
 /* Queue flags a process takes with it through a shared queue. */
 #define BQ_SAVED_FLAGS	(BIT(BQ_IDLE_WINDOW) | BIT(BQ_IO_BOUND) | \
 			 BIT(BQ_IN_LARGE_BURST))
-
-static inline bool bq_ns_after(u64 a, u64 b, u64 d)
-{
-	return (s64)(a - b) > (s64)d;
-}
 
 static sector_t bq_dist(sector_t a, sector_t b)
 {
@@ -489,17 +482,13 @@ static struct bq_queue *bq_stable_target(struct bqd *bqd,
 	return ok ? to : NULL;
 }
 
-/**
- * bq_coop_rq - the queue a process's new request goes to
- * @bqd: scheduler data, locked
- * @bic: the process's icq, with its sync queue resolved (bq_coop_follow)
- * @rq: the request
- *
- * The process may join another queue here: stably after observation, or
- * early because the request is close to where that queue goes.
+/*
+ * bq_coop_rq()'s slow path: the process may join another queue stably
+ * after observation, or early because the request is close to where that
+ * queue goes.
  */
-struct bq_queue *bq_coop_rq(struct bqd *bqd, struct bq_io_cq *bic,
-			    struct request *rq)
+struct bq_queue *__bq_coop_rq(struct bqd *bqd, struct bq_io_cq *bic,
+			      struct request *rq)
 {
 	struct bq_queue *bqq = bic->sync_queue, *to;
 	bool stable = true;
