@@ -628,6 +628,7 @@ static inline struct bq_queue *bq_coop_rq(struct bqd *bqd,
 {
 	struct bq_queue *bqq = bic->sync_queue;
 
+	lockdep_assert_held(&bqd->lock);
 	if (!bqq->stable_with &&
 	    bq_ns_after(rq->start_time_ns, bqq->created_ns, BQ_COOP_WINDOW_NS))
 		return bqq;
