@@ -230,7 +230,7 @@ diag_queues() {
 # the device never completed (exit waits for its aio): then it stays, and
 # the diag says so.
 stop_readers() {
-	local p pp list pids=()
+	local p pp pids=()
 	for p in "$@"; do
 		[ -n "$p" ] || continue
 		pids+=("$p")
@@ -242,9 +242,8 @@ stop_readers() {
 	[ ${#pids[@]} -gt 0 ] || return 0
 	kill "${pids[@]}" 2>/dev/null
 	wait 2>/dev/null
-	list=$(echo "$@" | tr -s ' ' ',')
-	wait_for 10 none_running "$list" && return 0
-	diag "readers still running 10 s after SIGTERM, killed: $(ps -o pid=,stat=,wchan:20=,comm= -p "$list" | tr -s '\n ' '  ')"
+	wait_gone 10 "$@" && return 0
+	diag "readers still running 10 s after SIGTERM: killed"
 	kill -KILL "${pids[@]}" 2>/dev/null
 	wait_gone 20 "$@"
 	return 0

@@ -114,8 +114,10 @@ none_running() { ! ps -o stat= -p "$1" | grep -q -v '^Z'; }
 
 # wait_gone SECS PID...: wait up to SECS for every PID to have exited (a
 # zombie counts as exited: it lets its io_context go later in the same exit
-# path, without waiting on anything); says which are left if some are.  Under TCG fio can take seconds to wind down after
-# SIGTERM, so a count of queues right after a kill can still see its queue.
+# path, without waiting on anything); says which are left, and where they
+# are in the kernel, if some are.  Under TCG fio can take seconds to wind
+# down after SIGTERM, so a count of queues right after a kill can still see
+# its queue.
 wait_gone() {
 	local secs=$1 list p
 	shift
