@@ -10,7 +10,7 @@
 source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
 
-RUNTIME_S=10
+RUNTIME_S=6
 
 modprobe bfq-ng || die "bfq-ng"
 nullb ij0 2048 irqmode=2 completion_nsec=1000000 hw_queue_depth=32 \

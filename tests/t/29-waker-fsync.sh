@@ -12,7 +12,7 @@
 source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
 
-RUNTIME_S=8
+RUNTIME_S=4
 
 modprobe bfq-ng || die "bfq-ng"
 nullb wk0 512 memory_backed=1 irqmode=2 completion_nsec=250000 hw_queue_depth=1 ||

@@ -32,17 +32,17 @@ lat_summary() {
 	jq -r '.jobs[] | select(.jobname == "periodic") | .read.clat_ns |
 		"mean \(.mean / 1e6) p50 \(.percentile["50.000000"] / 1e6) p90 \(.percentile["90.000000"] / 1e6) p99 \(.percentile["99.000000"] / 1e6) max \(.max / 1e6) ms (\(.N) batches)"' "$1"
 }
-periodic /tmp/rl-idle.json 10 || die "fio idle"
+periodic /tmp/rl-idle.json 6 || die "fio idle"
 idle=$(lat_ms /tmp/rl-idle.json 50.000000)
 pids=()
 for i in 0 1 2 3; do
 	pids+=("$(start_reader rl0 $((i * 600)) --prioclass=2 --prio=3 --nice=19)")
 done
 sleep 2
-periodic /tmp/rl-load.json 15 || die "fio load"
+periodic /tmp/rl-load.json 10 || die "fio load"
 loaded=$(lat_ms /tmp/rl-load.json 50.000000)
 echo 0 >/sys/block/rl0/queue/iosched/low_latency
-periodic /tmp/rl-off.json 15 || die "fio low_latency=0"
+periodic /tmp/rl-off.json 10 || die "fio low_latency=0"
 off=$(lat_ms /tmp/rl-off.json 50.000000)
 stop_readers "${pids[@]}"
 diag "periodic reader, idle device: $(lat_summary /tmp/rl-idle.json)"
