@@ -23,6 +23,7 @@
 
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
+#include <linux/cgroup.h>
 #include <linux/hrtimer.h>
 #include <linux/ioprio.h>
 #include <linux/iocontext.h>
@@ -386,15 +387,18 @@ void bq_update_max_budget(struct bqd *bqd);
 extern const char *const bq_expire_names[BQ_NR_EXPIRE_REASONS];
 
 /*
- * Recompute bqd->work_ready, which has_work reads without the lock.  With
- * nothing queued there is no work: no call for the usual case after a
- * dispatch or a completion.
+ * Recompute bqd->work_ready, which has_work reads without the lock.  The
+ * usual cases need no call: nothing queued (no work), or requests queued
+ * while the device is not held idle for anyone and no strict guarantee
+ * applies (work).
  */
 static inline void bq_update_work_ready(struct bqd *bqd)
 {
 	lockdep_assert_held(&bqd->lock);
 	if (!bqd->queued && list_empty(&bqd->dispatch))
 		WRITE_ONCE(bqd->work_ready, false);
+	else if (!bqd->idling && !bqd->tun.strict_guarantees)
+		WRITE_ONCE(bqd->work_ready, true);
 	else
 		__bq_update_work_ready(bqd);
 }
@@ -485,8 +489,17 @@ void bq_group_put(struct bqd *bqd, struct bq_group *bqg);
 void bq_group_acquired(struct bq_entity *entity);
 void bq_group_released(struct bq_entity *entity);
 void bq_group_pending(struct bqd *bqd, struct bq_group *bqg, int delta);
-void bq_group_served(struct bqd *bqd, struct bq_group *bqg,
-		     struct request *rq);
+void __bq_group_served(struct bqd *bqd, struct bq_group *bqg,
+		       struct request *rq);
+
+/* Counts for the v1 files; with io on the v2 hierarchy, a patched jump. */
+static inline void bq_group_served(struct bqd *bqd, struct bq_group *bqg,
+				   struct request *rq)
+{
+	if (!cgroup_subsys_on_dfl(io_cgrp_subsys))
+		__bq_group_served(bqd, bqg, rq);
+}
+
 int bq_groups_check(struct bqd *bqd, char *why, size_t len);
 void bq_groups_show(struct bqd *bqd, struct seq_file *m);
 #else

@@ -175,13 +175,11 @@ void bq_group_pending(struct bqd *bqd, struct bq_group *bqg, int delta)
 		bqd->active_groups--;
 }
 
-/* Service statistics (v1 files), at dispatch. */
-void bq_group_served(struct bqd *bqd, struct bq_group *bqg, struct request *rq)
+/* Service statistics (v1 files): @rq was dispatched from a queue of @bqg. */
+void __bq_group_served(struct bqd *bqd, struct bq_group *bqg,
+		       struct request *rq)
 {
 	lockdep_assert_held(&bqd->lock);
-	/* Only the v1 files show them: none to count when io is on v2. */
-	if (cgroup_subsys_on_dfl(io_cgrp_subsys))
-		return;
 	if (!bqg)
 		bqg = bqd->root_group;
 	if (!bqg)
