@@ -5,7 +5,8 @@
 # ext4) on hddsim under 10 greedy sequential readers, then under 10 random
 # readers, completes within 3x its idle-disk time, and takes longer with
 # low_latency=0 (the heuristic is what makes the difference).  Times with
-# low_latency=1 are medians of five runs, on the idle disk of three.
+# low_latency=1 are medians of five runs; with low_latency=0 and on the idle
+# disk, of three.
 # `make check` shares bench/ with the VM at /mnt/host.
 source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-devices.sh"
@@ -129,8 +130,12 @@ for kind in ${STARTUP_KINDS:-read randread}; do
 	runs=()
 	for i in 1 2 3 4 5; do runs+=("$(startup "$kind" 1)"); done
 	on=$(median "${runs[@]}")
-	off=$(startup "$kind" 0)
-	diag "10 $kind readers: $on s with low_latency=1 (median of ${runs[*]}), $off s with low_latency=0 (idle $idle s)"
+	# Three with it off too: one CI run saw 0.123 s against 0.114 s on,
+	# when 0.31 to 2.6 s is usual.
+	offs=()
+	for i in 1 2 3; do offs+=("$(startup "$kind" 0)"); done
+	off=$(median "${offs[@]}")
+	diag "10 $kind readers: $on s with low_latency=1 (median of ${runs[*]}), $off s with low_latency=0 (median of ${offs[*]}; idle $idle s)"
 	bound=$(awk -v i="$idle" 'BEGIN { printf "%.3f", 3 * i }')
 	check_le "start-up under 10 $kind readers, low_latency=1 (s)" "${on#>}" "$bound"
 	if slower "$off" "$on"; then
