@@ -20,10 +20,15 @@ for v in none bfq0 hooks fine dd0 dd; do
 		[ -z "$mod" ] || insmod "/mnt/host/$v.ko" || exit 1
 		echo $sched >"/sys/block/$dev/queue/scheduler" || exit 1
 		[ $v = none ] || echo 64 >"/sys/block/$dev/queue/nr_requests"
+		read -r c0 i0 < <(awk '$1 == "ctxt" { c = $2 } $1 == "intr" { i = $2 } END { print c, i }' /proc/stat)
 		fio --name=prof --filename="/dev/$dev" --rw=randread --bs=4k --direct=1 \
 			--time_based --runtime="${RT:-3}" --ramp_time=1 --group_reporting \
 			--output-format=json --output=/tmp/prof.json "${args[@]}" >/dev/null 2>&1 || exit 1
 		echo "$v $c IOPS $(jq '.jobs[0].read.iops | floor' /tmp/prof.json)" >>"$out/prof.txt"
+		# Context switches and interrupts per request, over the whole run.
+		awk -v v=$v -v c="$c" -v c0="$c0" -v i0="$i0" -v n="$(jq '.jobs[0].read.total_ios' /tmp/prof.json)" \
+			'$1 == "ctxt" { cs = $2 - c0 } $1 == "intr" { in_ = $2 - i0 }
+			END { if (n) printf "%s %s SYS ctxt/rq %.3f intr/rq %.3f\n", v, c, cs / n, in_ / n }' /proc/stat >>"$out/prof.txt"
 		echo none >"/sys/block/$dev/queue/scheduler"
 		[ -n "$mod" ] || continue
 		dmesg -C

@@ -1,8 +1,11 @@
 # bench/prof/report.awk: prof.txt (guest-prof.sh) to the per-case report.
-# Input lines: "build case IOPS n" and "build case span calls mean".
+# Input lines: "build case IOPS n" and "build case span calls mean"
+# ("build case SYS ..." lines, context switches and interrupts, are not
+# parsed: grep them from prof.txt).
 # One vCPU under icount: 10^9 / IOPS is the guest instructions per request.
 $3 == "IOPS" { iops[$1, $2] = $4; if (!($2 in seen)) { seen[$2] = 1; cases[++nc] = $2 }; next }
 $3 == "empty-span" { empty[$1, $2] = $5; next }
+$3 == "SYS" { next }
 {
 	calls[$1, $2, $3] = $4; mean[$1, $2, $3] = $5
 	if (!(($1, $3) in known)) { known[$1, $3] = 1; spans[$1, ++ns[$1]] = $3 }
