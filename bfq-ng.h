@@ -339,6 +339,12 @@ static inline bool bq_sync(const struct bq_queue *bqq)
 	return test_bit(BQ_SYNC, &bqq->flags);
 }
 
+/* A sync queue no process uses any more: its last requests are in flight. */
+static inline bool bq_orphaned(const struct bq_queue *bqq)
+{
+	return bq_sync(bqq) && !bqq->procs && !test_bit(BQ_OOM, &bqq->flags);
+}
+
 static inline bool bq_seeky(const struct bq_queue *bqq)
 {
 	return hweight32(bqq->seek_history) > BQ_SEEKY_REQUESTS;

@@ -127,7 +127,8 @@ static bool bq_should_idle(const struct bqd *bqd, const struct bq_queue *bqq)
 	bool for_throughput, for_share, hopeless;
 
 	if (!bq_sync(bqq) || bqq->entity.class == BQ_CLASS_IDLE ||
-	    !bqd->tun.slice_idle_ns || test_bit(BQ_OOM, &bqq->flags))
+	    !bqd->tun.slice_idle_ns || test_bit(BQ_OOM, &bqq->flags) ||
+	    !bqq->procs)
 		return false;
 	if (bqd->tun.strict_guarantees)
 		return true;
@@ -914,8 +915,11 @@ void bq_completed(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 		return;
 	bq_rate_sample(bqd, rq, now_ns);
 	bqq->last_completion_ns = now_ns;
-	/* A completion that left its queue with nothing to do may wake. */
-	if (bq_sync(bqq) && !test_bit(BQ_OOM, &bqq->flags) &&
+	/*
+	 * A completion that left its queue with nothing to do may wake, if a
+	 * process still uses the queue (a waker holds a reference).
+	 */
+	if (bq_sync(bqq) && !test_bit(BQ_OOM, &bqq->flags) && bqq->procs &&
 	    !bqq->queued && !bqq->dispatched) {
 		bqd->last_completed = bqq;
 		bqd->last_completed_ns = now_ns;
@@ -935,12 +939,12 @@ void bq_completed(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 	 * The queue in service has nothing queued or in flight: wait for its
 	 * next request; or, alone, keep it until the next request of any
 	 * queue decides (bq_queue_will_get()), its exit or teardown; or let
-	 * it go now, the others' requests waiting.
+	 * it go now, the others' requests waiting, or its process gone.
 	 */
 	if (bq_should_idle(bqd, bqq)) {
 		bqd->idling = true;
 		bq_arm_idle_timer(bqd, bqq);
-	} else if (!bqd->queued) {
+	} else if (!bqd->queued && !bq_orphaned(bqq)) {
 		bqd->kept = true;
 		bqd->kept_ns = now_ns;
 	} else {
