@@ -435,7 +435,9 @@ void bq_coop_created(struct bqd *bqd, struct bq_io_cq *bic,
 	}
 	if (test_bit(BQ_OOM, &bqq->flags))
 		return;
-	if (last && last->group == bqq->group && last->ioprio == bqq->ioprio &&
+	/* A candidate whose processes are gone would only be held. */
+	if (last && last->procs && last->group == bqq->group &&
+	    last->ioprio == bqq->ioprio &&
 	    !bq_ns_after(now_ns, last->created_ns, BQ_STABLE_GAP_NS)) {
 		bq_get_queue(last);
 		bqq->stable_with = last;
