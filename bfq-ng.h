@@ -467,6 +467,7 @@ void bq_icq_detach(struct bqd *bqd, struct bq_io_cq *bic);
 struct bq_queue *bq_coop_follow(struct bqd *bqd, struct bq_io_cq *bic,
 				struct bq_group *bqg, unsigned short ioprio,
 				u64 now_ns, struct bq_queue **left);
+struct bq_queue *bq_coop_move_out(struct bqd *bqd, struct bq_io_cq *bic);
 struct bq_queue *__bq_coop_rq(struct bqd *bqd, struct bq_io_cq *bic,
 			      struct request *rq);
 struct bq_queue *bq_coop_bio(struct bqd *bqd, struct bq_queue *bqq,

@@ -403,18 +403,39 @@ struct bq_queue *bq_coop_follow(struct bqd *bqd, struct bq_io_cq *bic,
 }
 
 /**
+ * bq_coop_move_out - @bic's process leaves its busy queue for another group
+ * @bqd: scheduler data, locked
+ * @bic: the process's icq, on a queue of its own that cannot move now
+ *
+ * Its state is saved, as when it joins a shared queue, for the queue it
+ * gets next to take back (bq_coop_created()).  Returns the queue left,
+ * with a reference for that.
+ */
+struct bq_queue *bq_coop_move_out(struct bqd *bqd, struct bq_io_cq *bic)
+{
+	struct bq_queue *bqq = bic->sync_queue;
+
+	lockdep_assert_held(&bqd->lock);
+	bic->saved_valid = false;	/* this queue's state is the latest */
+	bq_state_save(bic, bqq);
+	bq_get_queue(bqq);
+	bq_icq_detach(bqd, bic);
+	return bqq;
+}
+
+/**
  * bq_coop_created - a process got a new sync queue
  * @bqd: scheduler data, locked
  * @bic: the process's icq, now pointing to @bqq
  * @bqq: the new queue (possibly the OOM queue)
- * @left: the shared queue the process left for it (a reference to drop), or
- *	NULL for a process's first queue
+ * @left: the queue the process left for it, shared or in another group (a
+ *	reference to drop), or NULL for a process's first queue
  * @now_ns: the arrival of the request that needed the queue
  *
- * A queue split off a shared one takes back the process's saved state, and
- * the shared queue's age: it is past the time to join another queue, so it
- * is not merged again at once.  A first queue may be a stable merge
- * candidate.
+ * A queue split off a shared one, or made for a process that changed group,
+ * takes back the process's saved state, and the left queue's age: it is
+ * past the time to join another queue, so it is not merged again at once.
+ * A first queue may be a stable merge candidate.
  */
 void bq_coop_created(struct bqd *bqd, struct bq_io_cq *bic,
 		     struct bq_queue *bqq, struct bq_queue *left, u64 now_ns)

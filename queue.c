@@ -170,17 +170,20 @@ static bool bq_queue_move(struct bqd *bqd, struct bq_queue *bqq,
 /*
  * A process whose queue is in another group than its request (it changed
  * cgroup, or its group went offline) moves with it: the queue itself when it
- * is idle, else a new queue while the old one drains.  Shared queues do not
- * get here: their processes leave them (merge.c).
+ * is idle, else a new queue while the old one drains.  The new queue takes
+ * the process's state from the old one, which is returned (a reference for
+ * bq_coop_created() to drop): a move is not a new process.  Shared queues
+ * do not get here: their processes leave them (merge.c).
  */
-static void bq_sync_queue_follow(struct bqd *bqd, struct bq_io_cq *bic,
-				 struct bq_group *bqg)
+static struct bq_queue *bq_sync_queue_follow(struct bqd *bqd,
+					     struct bq_io_cq *bic,
+					     struct bq_group *bqg)
 {
 	struct bq_queue *bqq = bic->sync_queue;
 
 	if (bqq->group == bqg || bq_queue_move(bqd, bqq, bqg))
-		return;
-	bq_icq_detach(bqd, bic);
+		return NULL;
+	return bq_coop_move_out(bqd, bic);
 }
 
 /*
@@ -205,7 +208,7 @@ static struct bq_queue *bq_sync_queue(struct bqd *bqd, struct bq_io_cq *bic,
 	if (bqq && !test_bit(BQ_OOM, &bqq->flags)) {
 		bqq = bq_coop_follow(bqd, bic, bqg, ioprio, now_ns, &left);
 		if (bqq)
-			bq_sync_queue_follow(bqd, bic, bqg);
+			left = bq_sync_queue_follow(bqd, bic, bqg);
 		bqq = bic->sync_queue;
 	}
 	if (bqq && !test_bit(BQ_OOM, &bqq->flags)) {
