@@ -899,6 +899,26 @@ struct request *bq_dispatch(struct bqd *bqd, u64 now_ns)
 	return rq;
 }
 
+/*
+ * The last request of @bqq in the driver was requeued: it comes back at the
+ * head of the dispatch list, in no queue, and no completion of @bqq's will
+ * follow.  Idled for meanwhile (bq_serving_queue() arms no timer while the
+ * queue has requests in the driver), @bqq would hold the device until its
+ * next request, or for good if its processes are gone: the wait starts now,
+ * or the queue leaves service.
+ */
+static void bq_requeued_empty(struct bqd *bqd, struct bq_queue *bqq)
+{
+	lockdep_assert_held(&bqd->lock);
+	if (bqq != bqd->serving || !bqd->idling || bqq->queued ||
+	    bqq->dispatched)
+		return;
+	if (bq_orphaned(bqq))
+		bq_expire_serving(bqd, BQ_EXP_EMPTY, ktime_get_ns());
+	else
+		bq_arm_idle_timer(bqd, bqq);
+}
+
 /* @rq of @bqq left the driver (completed, or requeued when !now_ns). */
 void bq_completed(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 		  u64 now_ns)
@@ -911,8 +931,10 @@ void bq_completed(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 		if (now_ns && now_ns > bqd->probe_ns)
 			bq_inject_learn(bqd, bqq, now_ns - bqd->probe_ns);
 	}
-	if (!now_ns)
+	if (!now_ns) {
+		bq_requeued_empty(bqd, bqq);
 		return;
+	}
 	bq_rate_sample(bqd, rq, now_ns);
 	bqq->last_completion_ns = now_ns;
 	/*
