@@ -1,5 +1,5 @@
 #!/bin/bash
-# timeout: 420
+# timeout: 600
 # Start-up latency: the cold-cache start-up of a small application (the
 # replay of bash's recorded start-up reads, bench/traces/bash.trace, on
 # ext4) on hddsim under 10 greedy sequential readers, then under 10 random
