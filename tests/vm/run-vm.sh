@@ -10,6 +10,9 @@
 #   VM_ACCEL=auto|kvm|tcg|icount default auto: KVM when it works, else TCG;
 #                                icount: TCG whose clock counts instructions
 #   VM_OUT=tests/out             where console.log, output.log, guest-out/ go
+#   VM_HOST_CPUS=0-1             host CPUs QEMU may run on (taskset -c list;
+#                                default any): tests/run-tests.sh gives each
+#                                of its shards' VMs host cores of its own
 #   VM_PASS_ENV="A B"            host variables passed into the guest's env
 #   VM_DEVICES="hdd ssd nullb"   simulated devices made before the script runs
 #                                (hdd:param=val,... for hddsim parameters); their
@@ -175,6 +178,9 @@ for size in ${VM_DISKS:-}; do
 	i=$((i + 1))
 done
 
+pin=()
+[ -n "${VM_HOST_CPUS:-}" ] && pin=(taskset -c "$VM_HOST_CPUS")
+
 accel_name=${accel[1]}
 [ "$VM_ACCEL" = icount ] && accel_name="icount(tcg,shift=0)"
 
@@ -195,10 +201,10 @@ boot() {
 	: >"$tmp/console.log"
 	: >"$tmp/output.log"
 	rm -f "$tmp/timedout"
-	echo "run-vm: booting ($accel_name ${VM_MEM}M ${VM_SMP}cpu, timeout ${VM_TIMEOUT}s): $script $*" >&2
+	echo "run-vm: booting ($accel_name ${VM_MEM}M ${VM_SMP}cpu${VM_HOST_CPUS:+ on host CPUs $VM_HOST_CPUS}, timeout ${VM_TIMEOUT}s): $script $*" >&2
 	t0=$(date +%s.%N)
 	# timeout(1) kills QEMU at VM_TIMEOUT and forwards our TERM/INT/HUP to it.
-	timeout -k 10 "$VM_TIMEOUT" "${qemu[@]}" </dev/null >"$tmp/qemu.log" 2>&1 &
+	timeout -k 10 "$VM_TIMEOUT" "${pin[@]}" "${qemu[@]}" </dev/null >"$tmp/qemu.log" 2>&1 &
 	qpid=$!
 
 	# Stream the script's channel live, hiding the markers.
