@@ -38,9 +38,11 @@ export TESTS=${TESTS:-*}
 pattern=$TESTS	# each boot's TESTS names the files still to run
 
 mapfile -t files < <(bash "$here/guest/run-all.sh" --list)
-# Host-side tests (tests/host/, selected by the same TESTS) run after the VM.
+# Host-side tests (tests/host/, selected by the same TESTS) run after the VM
+# (with shards, after the first shard; see below).
 mapfile -t hfiles < <(TEST_DIR=host bash "$here/run-host.sh" --list)
 [ "${TEST_DIR:-t}" = t ] || hfiles=()
+[ -n "${CHECK_SHARD:-}" ] && hfiles=()	# a shard runs VM files only
 if [ ${#files[@]} = 0 ] && [ ${#hfiles[@]} = 0 ]; then
 	echo "run-tests: no test file matches TESTS='$TESTS'" >&2
 	echo "0 passed, 1 failed"
@@ -60,8 +62,73 @@ export VM_PASS_ENV="TESTS TEST_DIR BFQNG_BOOT ${VM_PASS_ENV:-}"
 . "$here/vm/tap-report.sh"
 
 rm -rf "$out"/boot-[0-9]*	# an earlier run's
+[ -n "${CHECK_SHARD:-}" ] || rm -rf "$out"/shard-[0-9]*
 tap=() cur_tap=()
 todo=("${files[@]}")
+
+host_pin=()
+run_host_tests() {
+	[ ${#hfiles[@]} -gt 0 ] || return 0
+	echo "run-tests: ${#hfiles[@]} host-side test file(s)" >&2
+	VM_OUT=$out TESTS=$pattern "${host_pin[@]}" "$here/run-host.sh" --tap | tee "$out/host.tap"
+	while IFS= read -r line; do
+		[[ $line =~ ^(not )?ok\ [0-9]+(.*)$ ]] && tap+=("${BASH_REMATCH[1]}ok${BASH_REMATCH[2]}")
+	done <"$out/host.tap"
+	hfiles=()
+}
+
+# --- shards: the VM files split over VMs that run side by side ------------
+# One VM per two host cores by default (CHECK_SHARDS=N to choose), each on
+# two cores of its own: the timing tests were calibrated on a 2-vCPU guest
+# with two idle host cores, and see that in every shard.  Each shard is this
+# script again, with CHECK_SHARD=k and VM_OUT=$out/shard-k, on its share of
+# the files (tests/vm/deal.sh), and keeps its own resume-after-death logic;
+# the host-side tests run here on shard 1's cores once it is done, and
+# count against it when the files are dealt.  Forced onto fewer cores, two
+# VMs slow each other's timing tests: on a 2-core TCG host, CHECK_SHARDS=2
+# took a warm run from 27 to 18-19 min but failed one or two tests that
+# pass alone (README.md, "Test").
+ncpu=$(nproc)
+shards=${CHECK_SHARDS:-$((ncpu / 2))}
+{ [ -n "${CHECK_SHARD:-}" ] || [ ${#files[@]} -lt 2 ] || [ "$shards" -lt 1 ]; } && shards=1
+if [ "$shards" -gt 1 ]; then
+	# shellcheck source=tests/vm/deal.sh
+	. "$here/vm/deal.sh"
+	hload=$(printf '%s\n' "${hfiles[@]}" | timed | awk '{ s += $1 } END { print s + 0 }')
+	plan=$(printf '%s\n' "${files[@]}" | deal "$shards" "$hload")
+	per=$((ncpu / shards))
+	pids=()
+	for ((k = 1; k <= shards; k++)); do
+		list=$(awk -v k=$k '$1 == k { printf "%s%s", s, $2; s = "," }' <<<"$plan")
+		[ -n "$list" ] || continue
+		mkdir -p "$out/shard-$k"
+		echo "run-tests: shard $k: $(tr , ' ' <<<"$list" | wc -w) file(s) in a VM of its own, output prefixed [vm$k]" >&2
+		(
+			export CHECK_SHARD=$k VM_OUT=$out/shard-$k TESTS=$list
+			[ "$per" -ge 1 ] && export VM_HOST_CPUS=$(((k - 1) * per))-$((k * per - 1))
+			export CHECK_BUDGET=$((budget - SECONDS))
+			"$here/run-tests.sh" 2>&1 | sed -u "s/^/[vm$k] /"
+		) &
+		pids[k]=$!
+	done
+	for k in "${!pids[@]}"; do
+		wait "${pids[k]}"
+		if [ "$k" = 1 ]; then
+			[ "$per" -ge 1 ] && host_pin=(taskset -c "0-$((per - 1))")
+			run_host_tests
+		fi
+	done
+	for k in "${!pids[@]}"; do
+		if [ ! -s "$out/shard-$k/results.tap" ]; then
+			tap+=("not ok - shard $k: no results (see $out/shard-$k/)")
+			continue
+		fi
+		while IFS= read -r line; do
+			[[ $line =~ ^(not )?ok\ [0-9]+(.*)$ ]] && tap+=("${BASH_REMATCH[1]}ok${BASH_REMATCH[2]}")
+		done <"$out/shard-$k/results.tap"
+	done
+	todo=()
+fi
 boot_no=0 excused=0 resumes=${VM_RESUMES:-2}
 [ ${#files[@]} -gt 0 ] || rm -f "$out/splat"
 while [ ${#todo[@]} -gt 0 ]; do
@@ -152,17 +219,13 @@ while [ ${#todo[@]} -gt 0 ]; do
 done
 export VM_OUT=$out TESTS=$pattern
 
-if [ -s "$top/tests/out/build.failed" ]; then
+if [ -z "${CHECK_SHARD:-}" ] && [ -s "$top/tests/out/build.failed" ]; then
 	while read -r what; do
 		tap+=("not ok - build: make $what failed (see tests/out/build.log); tests ran with whatever .ko files existed")
 	done <"$top/tests/out/build.failed"
 fi
-if [ ${#hfiles[@]} -gt 0 ]; then
-	echo "run-tests: ${#hfiles[@]} host-side test file(s)" >&2
-	"$here/run-host.sh" --tap | tee "$out/host.tap"
-	while IFS= read -r line; do
-		[[ $line =~ ^(not )?ok\ [0-9]+(.*)$ ]] && tap+=("${BASH_REMATCH[1]}ok${BASH_REMATCH[2]}")
-	done <"$out/host.tap"
-fi
+run_host_tests
 
-tap_report run-tests "$out"
+note=
+[ "$shards" -gt 1 ] && note="shards' logs in $out/shard-*/; "
+tap_report run-tests "$out" "$note"

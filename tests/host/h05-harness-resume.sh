@@ -10,7 +10,9 @@
 #    new VM, and the run passes;
 #  - the same trap on the first two boots: only the first is excused; the
 #    second fails 2-fault, and 3-after still runs, in a third VM;
-#  - a WARN: 2-fault fails, with the splat, and 3-after runs in a new VM.
+#  - a WARN: 2-fault fails, with the splat, and 3-after runs in a new VM;
+#  - the same WARN with the files in two VMs at once (CHECK_SHARDS=2): it
+#    fails 2-fault in its VM, and the other VM's files pass.
 source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TOP/scripts/config.sh"
 source "$BFQNG_TOP/tests/vm/console-scan.sh"
@@ -76,15 +78,16 @@ if ! make -C "${KDIR:-$KDIR_DEFAULT}" M="$tmp/mod" modules >"$log" 2>&1; then
 fi
 cp "$tmp/mod/bfqng_fault.ko" "$tmp/share/"
 
-# harness NAME FAULTS: run tests/run-tests.sh on tests/harness; sets rc,
-# $res (its results.tap) and $err (its stderr).
+# harness NAME FAULTS [VAR=VALUE...]: run tests/run-tests.sh on
+# tests/harness (in one VM unless a VAR says otherwise); sets rc, $o, $res
+# (its results.tap) and $err (its stderr).
 harness() {
-	local o=$BFQNG_OUT/h05-$1
+	o=$BFQNG_OUT/h05-$1
 	rm -rf "$o"
 	mkdir -p "$o"
-	env -u VM_TIMEOUT -u CHECK_BUDGET TEST_DIR=harness TESTS='*' VM_OUT="$o" \
+	env -u VM_TIMEOUT -u CHECK_BUDGET -u CHECK_SHARD CHECK_SHARDS=1 TEST_DIR=harness TESTS='*' VM_OUT="$o" \
 		VM_SHARE="$tmp/share" VM_DISKS=none VM_MEM=1024 VM_PASS_ENV=HARNESS_FAULTS \
-		HARNESS_FAULTS="$2" bash "$BFQNG_TOP/tests/run-tests.sh" >"$o/stdout" 2>"$o/stderr"
+		HARNESS_FAULTS="$2" "${@:3}" bash "$BFQNG_TOP/tests/run-tests.sh" >"$o/stdout" 2>"$o/stderr"
 	rc=$?
 	res=$o/results.tap err=$o/stderr
 	diag "$1: rc $rc, $(tail -n 1 "$o/stdout"), $(boots) boot(s) of the harness, $(grep -c '^run-vm: booting' "$err") of QEMU"
@@ -124,3 +127,17 @@ check_eq "warn: the file before it passed on boot 1" "$(points 'before the fault
 	"ok - the file before the fault runs (boot 1)"
 check_eq "warn: the file after it runs on boot 2" "$(points 'after the fault')" \
 	"ok - the file after the fault runs (boot 2)"
+
+# Two shards (two VMs at once, run-tests.sh's CHECK_SHARDS), the fault in
+# one: the files are dealt 1-first and 3-after to shard 1, 2-fault to shard
+# 2 (equal times, by name; tests/vm/deal.sh); shard 2's death stays there.
+harness shards "1:warn" CHECK_SHARDS=2
+check_eq "shards: the run fails" "$([ "$rc" != 0 ] && echo failed || echo passed)" failed
+check_eq "shards: each file ran once, in one of two VMs" \
+	"$(grep -c '^# BEGIN' "$o/shard-1/stream.tap") + $(grep -c '^# BEGIN' "$o/shard-2/stream.tap")" "2 + 1"
+check_eq "shards: the fault file fails, in shard 2" "$(points '2-fault.sh: the VM died')" \
+	"not ok - 2-fault.sh: the VM died while it ran (run-vm exit 2; see $o/shard-2/console.log)"
+check_eq "shards: the splat is counted once" "$(grep -c 'kernel splat.*shard-2/console.log.*WARNING: CPU' "$res")" 1
+check_eq "shards: shard 1's files pass on its first boot" "$(points 'file .* the fault runs')" \
+	"ok - the file before the fault runs (boot 1)|ok - the file after the fault runs (boot 1)"
+check_eq "shards: the summary counts both" "$(tail -n 1 "$o/stdout")" "2 passed, 2 failed"
