@@ -371,6 +371,12 @@ static void bq_pd_free(struct blkg_policy_data *pd)
 	}
 	spin_lock_irqsave(&bqd->lock, flags);
 	bqg->online = false;
+	/*
+	 * Dropped at offline, but a blkg whose creation failed after its
+	 * pd_init is freed without going offline: an async queue left here
+	 * would keep the group forever.
+	 */
+	bq_async_table_drop(&bqg->async);
 	bq_group_put(bqd, bqg);
 	spin_unlock_irqrestore(&bqd->lock, flags);
 }
