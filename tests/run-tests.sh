@@ -66,14 +66,20 @@ rm -rf "$out"/boot-[0-9]*	# an earlier run's
 tap=() cur_tap=()
 todo=("${files[@]}")
 
+# tap_add FILE: FILE's test points, unnumbered, onto the results.
+tap_add() {
+	local line
+	while IFS= read -r line; do
+		[[ $line =~ ^(not )?ok\ [0-9]+(.*)$ ]] && tap+=("${BASH_REMATCH[1]}ok${BASH_REMATCH[2]}")
+	done <"$1"
+}
+
 host_pin=()
 run_host_tests() {
 	[ ${#hfiles[@]} -gt 0 ] || return 0
 	echo "run-tests: ${#hfiles[@]} host-side test file(s)" >&2
 	VM_OUT=$out TESTS=$pattern "${host_pin[@]}" "$here/run-host.sh" --tap | tee "$out/host.tap"
-	while IFS= read -r line; do
-		[[ $line =~ ^(not )?ok\ [0-9]+(.*)$ ]] && tap+=("${BASH_REMATCH[1]}ok${BASH_REMATCH[2]}")
-	done <"$out/host.tap"
+	tap_add "$out/host.tap"
 	hfiles=()
 }
 
@@ -123,9 +129,7 @@ if [ "$shards" -gt 1 ]; then
 			tap+=("not ok - shard $k: no results (see $out/shard-$k/)")
 			continue
 		fi
-		while IFS= read -r line; do
-			[[ $line =~ ^(not )?ok\ [0-9]+(.*)$ ]] && tap+=("${BASH_REMATCH[1]}ok${BASH_REMATCH[2]}")
-		done <"$out/shard-$k/results.tap"
+		tap_add "$out/shard-$k/results.tap"
 	done
 	todo=()
 fi
