@@ -50,9 +50,9 @@ pair() {
 		mapfile -t jobs < <(pgrep -P $f)
 	done
 	sleep 1
-	for k in 0 1; do
-		[ "${cg[k]}" != - ] && grep -qx "0::/${cg[k]}" "/proc/${jobs[k]}/cgroup" &&
-			moved=$((moved + 1))
+	# (Whichever job is which: pids may wrap.)
+	for k in "${jobs[@]}"; do
+		grep -qxE "0::/(${cg[0]}|${cg[1]})" "/proc/$k/cgroup" && moved=$((moved + 1))
 	done
 	wait $f
 	echo 0 >"$T/events/bfq_ng/bfq_ng_coop/enable"
