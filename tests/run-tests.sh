@@ -74,6 +74,24 @@ tap_add() {
 	done <"$1"
 }
 
+# keep_log LOG WHAT: a copy of a dead or splatted guest's console log in
+# the cache, outside the (possibly throw-away) checkout, where the next
+# session can read it after CI: the newest 20 are kept (CONSOLE_KEEP=dir
+# to keep them elsewhere).
+keep_log() {
+	local dir=${CONSOLE_KEEP:-${BFQNG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bfq-ng}/console-logs} kept
+	mkdir -p "$dir" 2>/dev/null || return 0
+	kept=$dir/$(date -u +%Y%m%dT%H%M%S)-${2//[^A-Za-z0-9._-]/_}.log
+	cp "$1" "$kept" 2>/dev/null || return 0
+	echo "run-tests: console log kept as $kept" >&2
+	ls -1t "$dir"/*.log | tail -n +21 | xargs -r rm -f
+}
+
+# splat_tap LOG: the failure that a splat in LOG is.
+splat_tap() {
+	tap+=("not ok - kernel splat in the VM console log ($1): $(splat_lines "$1") || $(oops_brief "$1")")
+}
+
 host_pin=()
 run_host_tests() {
 	[ ${#hfiles[@]} -gt 0 ] || return 0
@@ -185,6 +203,7 @@ while [ ${#todo[@]} -gt 0 ]; do
 
 	died=0
 	[ "$vmrc" = 2 ] && { [ -n "$running" ] || [ ${#left[@]} -gt 0 ]; } && died=1
+	{ [ $died = 1 ] || [ -e "$bout/splat" ]; } && keep_log "$bout/console.log" "${running:-boot-$boot_no}"
 	if [ $died = 1 ] && [ "$resumes" -gt 0 ] && [ $((budget - SECONDS)) -gt 600 ]; then
 		resumes=$((resumes - 1))
 		if [ $excused = 0 ] && [ -e "$bout/splat" ] && why=$(emulator_fault "$bout/console.log"); then
@@ -195,8 +214,7 @@ while [ ${#todo[@]} -gt 0 ]; do
 			[ -n "$running" ] && todo=("$running")
 		else
 			tap+=("${btap[@]}" "${cur_tap[@]}")
-			[ -e "$bout/splat" ] &&
-				tap+=("not ok - kernel splat in the VM console log ($bout/console.log): $(splat_lines "$bout/console.log")")
+			[ -e "$bout/splat" ] && splat_tap "$bout/console.log"
 			[ -n "$running" ] &&
 				tap+=("not ok - $running: the VM died while it ran (run-vm exit $vmrc; see $bout/console.log)")
 			[ ${#left[@]} -gt 0 ] &&
@@ -209,9 +227,7 @@ while [ ${#todo[@]} -gt 0 ]; do
 
 	tap+=("${btap[@]}" "${cur_tap[@]}")
 	cur_tap=()
-	if [ -e "$bout/splat" ]; then
-		tap+=("not ok - kernel splat in the VM console log ($bout/console.log): $(splat_lines "$bout/console.log")")
-	fi
+	[ -e "$bout/splat" ] && splat_tap "$bout/console.log"
 	[ -n "$running" ] &&
 		tap+=("not ok - $running: the VM died or hung while it ran (run-vm exit $vmrc; see $bout/console.log)")
 	for b in "${left[@]}"; do

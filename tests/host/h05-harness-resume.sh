@@ -10,7 +10,8 @@
 #    new VM, and the run passes;
 #  - the same trap on the first two boots: only the first is excused; the
 #    second fails 2-fault, and 3-after still runs, in a third VM;
-#  - a WARN: 2-fault fails, with the splat, and 3-after runs in a new VM;
+#  - a WARN: 2-fault fails, with the splat, its RIP and trace, the console
+#    log is kept, and 3-after runs in a new VM;
 #  - the same WARN with the files in two VMs at once (CHECK_SHARDS=2): it
 #    fails 2-fault in its VM, and the other VM's files pass.
 source "$BFQNG_TESTS/lib.sh"
@@ -68,6 +69,8 @@ check_eq "an int3 Oops in user mode (RIP 0033): counted" \
 	"$(oops_class j "$(int3 sched_clock_cpu+0x9/0x190 x+0x1/0x2 | sed 's/RIP: 0010/RIP: 0033/')")" counted
 check_eq "the single-step trap, through the same gate: excused" "$(oops_class k "$step
 $tail_")" excused
+check_eq "oops_brief: the first splat's RIP and call trace, on one line" "$(oops_brief "$tmp/g.log")" \
+	"RIP: 0010:bq_dispatch+0x9/0x190 [bfq_ng] | trace: update_rq_clock+0x35/0x1a0 < process_one_work+0x18d/0x3a0"
 
 # --- the harness, in VMs ---------------------------------------------------
 mkdir -p "$tmp/mod" "$tmp/share"
@@ -86,7 +89,7 @@ harness() {
 	rm -rf "$o"
 	mkdir -p "$o"
 	env -u VM_TIMEOUT -u CHECK_BUDGET -u CHECK_SHARD CHECK_SHARDS=1 TEST_DIR=harness TESTS='*' VM_OUT="$o" \
-		VM_SHARE="$tmp/share" VM_DISKS=none VM_MEM=1024 VM_PASS_ENV=HARNESS_FAULTS \
+		VM_SHARE="$tmp/share" VM_DISKS=none VM_MEM=1024 VM_PASS_ENV=HARNESS_FAULTS CONSOLE_KEEP="$o/kept" \
 		HARNESS_FAULTS="$2" "${@:3}" bash "$BFQNG_TOP/tests/run-tests.sh" >"$o/stdout" 2>"$o/stderr"
 	rc=$?
 	res=$o/results.tap err=$o/stderr
@@ -123,6 +126,10 @@ check_eq "warn: two boots" "$(boots)" 2
 check_eq "warn: the fault file fails" "$(points '2-fault.sh: the VM died')" \
 	"not ok - 2-fault.sh: the VM died while it ran (run-vm exit 2; see $BFQNG_OUT/h05-warn/console.log)"
 check_eq "warn: the splat is counted" "$(grep -c 'kernel splat.*WARNING: CPU' "$res")" 1
+check_eq "warn: the failure names its RIP (the module's init) and the trace above it" \
+	"$(grep -c 'kernel splat.*WARNING: CPU.* || RIP: 0010:bfqng_fault_init+0x[0-9a-f]*/0x[0-9a-f]* \[bfqng_fault\] | trace: .*do_one_initcall' "$res")" 1
+check_eq "warn: the dead guest's console log is kept, the WARN in it" \
+	"$(grep -l 'WARNING: CPU' "$o"/kept/*-2-fault.sh.log 2>/dev/null | wc -l)" 1
 check_eq "warn: the file before it passed on boot 1" "$(points 'before the fault')" \
 	"ok - the file before the fault runs (boot 1)"
 check_eq "warn: the file after it runs on boot 2" "$(points 'after the fault')" \

@@ -11,6 +11,9 @@
 #                     kernel mode with no module code in it, RIP or trace
 #                     (and the panic that follows); see run-tests.sh
 #   emulator_fault LOG  says which of the two the log holds, or fails
+#   oops_brief LOG    the first splat's RIP and call trace on one line
+#                     ("RIP: 0010:f+0x1/0x2 | trace: g+0x3/0x4 [mod] < ..."),
+#                     for a CI log that keeps only the last lines of output
 SPLAT_RE='BUG:|WARNING:|Oops|Call Trace|general protection fault|possible recursive locking|circular locking|INFO: |KASAN|UBSAN|kmemleak|Kernel panic'
 VM_SCAN_IGNORE=${VM_SCAN_IGNORE:-'RETBleed: WARNING|MMIO Stale Data: WARNING|Spectre.*WARNING'}
 STEP_WARN_RE='WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/kernel/traps\.c:[0-9]+ exc_debug_kernel\+'
@@ -51,4 +54,22 @@ emulator_fault() {
 	else
 		return 1
 	fi
+}
+
+oops_brief() {
+	local at
+	at=$(grep -a -n -E "$SPLAT_RE" "$1" | grep -a -v -E "$VM_SCAN_IGNORE" | head -n 1 | cut -d: -f1)
+	[ -n "$at" ] || return 0
+	tail -n "+$at" "$1" | head -n 120 | sed 's/^\[[ 0-9.]*\] //' | awk '
+		/^RIP: / && !rip { rip = $0; next }
+		/Call Trace:/ { intrace = 1; next }
+		intrace && /^ *(\? )?[A-Za-z0-9_.]+\+0x[0-9a-f]+\/0x[0-9a-f]+( \[[A-Za-z0-9_]+\])?$/ {
+			sub(/^ +/, ""); if (n < 16) f[++n] = $0; next }
+		intrace && /^ *<\/?[A-Z#]+>$/ { next }
+		intrace { intrace = 0 }
+		END {
+			printf "%s | trace:", (rip ? rip : "RIP: ?")
+			for (i = 1; i <= n; i++) printf "%s %s", (i > 1 ? " <" : ""), f[i]
+			print ""
+		}'
 }
