@@ -7,10 +7,11 @@
 #   stray_step LOG    true when the kernel's only splat is its warning about
 #                     a single-step trap taken in kernel mode (and the trace
 #                     and panic_on_warn panic that follow it); see run-tests.sh
-#   stray_int3 LOG    true when the kernel's only splat is an int3 Oops in
-#                     kernel mode with no module code in it, RIP or trace
-#                     (and the panic that follows); see run-tests.sh
-#   emulator_fault LOG  says which of the two the log holds, or fails
+#   stray_oops LOG KIND  true when the kernel's only splat is an "Oops: KIND"
+#                     (int3, double fault) in kernel mode with no module code
+#                     in it, RIP or trace (and the panic that follows); see
+#                     run-tests.sh
+#   emulator_fault LOG  says which of the three the log holds, or fails
 #   oops_brief LOG    the first splat's RIP and call trace on one line
 #                     ("RIP: 0010:f+0x1/0x2 | trace: g+0x3/0x4 [mod] < ..."),
 #                     for a CI log that keeps only the last lines of output
@@ -18,8 +19,7 @@ SPLAT_RE='BUG:|WARNING:|Oops|Call Trace|general protection fault|possible recurs
 VM_SCAN_IGNORE=${VM_SCAN_IGNORE:-'RETBleed: WARNING|MMIO Stale Data: WARNING|Spectre.*WARNING'}
 STEP_WARN_RE='WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/kernel/traps\.c:[0-9]+ exc_debug_kernel\+'
 STEP_TAIL_RE='Call Trace|Kernel panic - not syncing: kernel: panic_on_warn set'
-INT3_OOPS_RE='Oops: int3: [0-9a-f]+ \[#1\]'
-INT3_TAIL_RE='Call Trace|Kernel panic - not syncing: Fatal exception'
+OOPS_TAIL_RE='Call Trace|Kernel panic - not syncing: Fatal exception'
 MODULE_SYM_RE='\+0x[0-9a-f]+/0x[0-9a-f]+ \[[A-Za-z0-9_]+\]'
 
 splat_hits() {
@@ -37,20 +37,22 @@ stray_step() {
 		! tail -n +2 <<<"$hits" | grep -q -v -E "$STEP_TAIL_RE"
 }
 
-stray_int3() {
+stray_oops() {
 	local hits oops
 	hits=$(splat_hits "$1") || return 1
-	head -n 1 <<<"$hits" | grep -q -E "$INT3_OOPS_RE" &&
-		! tail -n +2 <<<"$hits" | grep -q -v -E "$INT3_TAIL_RE" || return 1
-	oops=$(sed -n '/Oops: int3: /,$p' "$1")
+	head -n 1 <<<"$hits" | grep -q -E "Oops: $2: [0-9a-f]+ \[#1\]" &&
+		! tail -n +2 <<<"$hits" | grep -q -v -E "$OOPS_TAIL_RE" || return 1
+	oops=$(sed -n "/Oops: $2: /,\$p" "$1")
 	grep -a -q 'RIP: 0010:' <<<"$oops" && ! grep -a -q -E "$MODULE_SYM_RE" <<<"$oops"
 }
 
 emulator_fault() {
 	if stray_step "$1"; then
 		echo "a single-step trap in kernel mode, which nothing in the test kernel sets"
-	elif stray_int3 "$1"; then
+	elif stray_oops "$1" int3; then
 		echo "an int3 trap in the core kernel's text, away from any module (text patching the emulator missed)"
+	elif stray_oops "$1" 'double fault'; then
+		echo "a double fault in the core kernel, away from any module (as QEMU 7.2's TCG raised in kmem_cache_alloc, once before any module was loaded)"
 	else
 		return 1
 	fi
