@@ -40,15 +40,18 @@
 static_assert(BQ_NR_LEVELS == IOPRIO_NR_LEVELS);
 
 /*
- * rq->elv.priv[1]: flags in the low bits once the request is in the driver,
- * the completion time (ns) above them once it completed.  rq->fifo_time,
+ * rq->elv.priv[1]: BQ_RQ_LONE or nothing while the request is queued here;
+ * flags in the low bits once the request is in the driver, the completion
+ * time (ns) above them once it completed.  rq->fifo_time,
  * the FIFO deadline while the request is queued here, holds its size in
  * sectors (blk_rq_sectors() is 0 at completion) and a flag once it is in
  * the driver (dispatch.c: bq_rate_dispatch()).
  */
 #define BQ_RQ_IN_DRIVER		1UL
 #define BQ_RQ_INJECTED		2UL	/* dispatched while idling for another */
-#define BQ_RQ_FLAGS		(BQ_RQ_IN_DRIVER | BQ_RQ_INJECTED)
+/* Queued, its queue's only request, in no sort tree, FIFO or hash (queue.c). */
+#define BQ_RQ_LONE		4UL
+#define BQ_RQ_FLAGS		(BQ_RQ_IN_DRIVER | BQ_RQ_INJECTED | BQ_RQ_LONE)
 
 /* Budgets, in sectors. */
 #define BQ_DEFAULT_MAX_BUDGET_SECTORS	(16 * 1024)
@@ -334,6 +337,12 @@ static inline struct bq_queue *bq_rq_queue(struct request *rq)
 	return rq->elv.priv[0];
 }
 
+/* Only for a request queued here (see BQ_RQ_LONE). */
+static inline bool bq_rq_lone(const struct request *rq)
+{
+	return (uintptr_t)rq->elv.priv[1] & BQ_RQ_LONE;
+}
+
 static inline bool bq_sync(const struct bq_queue *bqq)
 {
 	return test_bit(BQ_SYNC, &bqq->flags);
@@ -365,6 +374,7 @@ struct bq_queue *bq_queue_for_bio(struct bqd *bqd, struct io_cq *icq,
 void bq_free_queue(struct bq_queue *bqq);
 void bq_add_request(struct bq_queue *bqq, struct request *rq);
 void bq_remove_request(struct bq_queue *bqq, struct request *rq);
+void bq_file_lone(struct bq_queue *bqq);
 void bq_exit_icq(struct io_cq *icq);
 void bq_async_table_drop(struct bq_async_table *table);
 int bq_request_merge(struct request_queue *q, struct request **req,
@@ -594,8 +604,9 @@ static inline struct request *bq_next_request(struct bq_queue *bqq)
 	struct request *oldest;
 
 	lockdep_assert_held(&bqq->bqd->lock);
+	/* Nothing queued, or one request, kept off the FIFO (queue.c). */
 	if (list_empty(&bqq->fifo))
-		return NULL;
+		return bqq->next_rq;
 	oldest = list_first_entry(&bqq->fifo, struct request, queuelist);
 	if (time_after_eq(jiffies, (unsigned long)oldest->fifo_time))
 		return oldest;

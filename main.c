@@ -60,6 +60,8 @@ static bool bq_bio_merge(struct request_queue *q, struct bio *bio,
 	if (!spin_trylock_irq(&bqd->lock))
 		return false;
 	bqd->merge_queue = bq_queue_for_bio(bqd, icq, bio);
+	if (bqd->merge_queue)
+		bq_file_lone(bqd->merge_queue);
 	merged = bqd->merge_queue &&
 		 blk_mq_sched_try_merge(q, bio, nr_segs, &free);
 	bqd->merge_queue = NULL;
@@ -175,7 +177,7 @@ static void bq_release_request(struct request *rq, bool requeue)
 		if (state & BQ_RQ_INJECTED)
 			bqd->injected_in_driver--;
 		bq_completed(bqd, bqq, rq, requeue ? 0 : now);
-	} else if (!RB_EMPTY_NODE(&rq->rb_node)) {
+	} else if (!RB_EMPTY_NODE(&rq->rb_node) || bq_rq_lone(rq)) {
 		/* Requeued before dispatch: still queued here. */
 		bq_remove_request(bqq, rq);
 		bqd->queued--;

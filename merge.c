@@ -273,7 +273,7 @@ void bq_icq_attach(struct bqd *bqd, struct bq_io_cq *bic,
 	bqq->procs++;
 	bqq->owner = bqq->procs == 1 ? bic : NULL;
 	/* A shared queue serves its lowest request first (queue.c). */
-	if (bqq->procs == 2 && bqq->next_rq)
+	if (bqq->procs == 2 && bqq->queued > 1)
 		bqq->next_rq = rb_entry_rq(rb_first(&bqq->sort_list));
 	bq_pos_update(bqd, bqq);
 }

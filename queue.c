@@ -442,24 +442,58 @@ static struct request *bq_next_with(const struct bqd *bqd,
 	return rq;
 }
 
-void bq_add_request(struct bq_queue *bqq, struct request *rq)
+/* Put @rq of @bqq in the sort tree, the FIFO and, mergeable, the hash. */
+static void bq_file(struct bq_queue *bqq, struct request *rq)
 {
-	struct bqd *bqd = bqq->bqd;
-	struct request_queue *q = bqd->queue;
-	bool sync = rq_is_sync(rq);
+	struct request_queue *q = bqq->bqd->queue;
 
-	lockdep_assert_held(&bqd->lock);
 	elv_rb_add(&bqq->sort_list, rq);
-	rq->fifo_time = jiffies + bqd->tun.fifo_expire_jiffies[sync];
 	list_add_tail(&rq->queuelist, &bqq->fifo);
-	bqq->queued++;
-	bqq->next_rq = bq_next_with(bqd, bqq, rq);
-	bq_pos_update(bqd, bqq);
 	if (rq_mergeable(rq)) {
 		elv_rqhash_add(q, rq);
 		if (!q->last_merge)
 			q->last_merge = rq;
 	}
+}
+
+/*
+ * A queue's only request is in none of the three: it is the next one to
+ * serve, it has no order to keep and nothing to expire before, and it is
+ * most often dispatched before anything else comes (a process reading
+ * one block at a time; every request on a fast device).  It is filed when
+ * a second request comes, or before a bio looks for a request of its
+ * queue to merge into: a lone request is never a merge target.
+ */
+void bq_file_lone(struct bq_queue *bqq)
+{
+	struct request *rq = bqq->next_rq;
+
+	lockdep_assert_held(&bqq->bqd->lock);
+	if (bqq->queued != 1 || !bq_rq_lone(rq))
+		return;
+	rq->elv.priv[1] = NULL;
+	bq_file(bqq, rq);
+}
+
+void bq_add_request(struct bq_queue *bqq, struct request *rq)
+{
+	struct bqd *bqd = bqq->bqd;
+	bool sync = rq_is_sync(rq);
+
+	lockdep_assert_held(&bqd->lock);
+	rq->fifo_time = jiffies + bqd->tun.fifo_expire_jiffies[sync];
+	if (!bqq->queued) {
+		rq->elv.priv[1] = (void *)BQ_RQ_LONE;
+		bqq->queued = 1;
+		bqq->next_rq = rq;
+		bq_pos_update(bqd, bqq);
+		return;
+	}
+	bq_file_lone(bqq);
+	bq_file(bqq, rq);
+	bqq->queued++;
+	bqq->next_rq = bq_next_with(bqd, bqq, rq);
+	bq_pos_update(bqd, bqq);
 }
 
 void bq_remove_request(struct bq_queue *bqq, struct request *rq)
@@ -483,8 +517,12 @@ void bq_remove_request(struct bq_queue *bqq, struct request *rq)
 						 blk_rq_sectors(rq), next, prev);
 		bq_pos_update(bqd, bqq);
 	}
-	list_del_init(&rq->queuelist);
-	elv_rb_del(&bqq->sort_list, rq);
+	if (bq_rq_lone(rq)) {
+		rq->elv.priv[1] = NULL;
+	} else {
+		list_del_init(&rq->queuelist);
+		elv_rb_del(&bqq->sort_list, rq);
+	}
 	elv_rqhash_del(q, rq);
 	if (q->last_merge == rq)
 		q->last_merge = NULL;
@@ -537,7 +575,8 @@ void bq_request_merged(struct request_queue *q, struct request *req,
 	lockdep_assert_held(&bqq->bqd->lock);
 	trace_bfq_ng_merge(BQ_TRACE_DEV(bqq->bqd), bqq->pid, blk_rq_pos(req),
 			   blk_rq_sectors(req));
-	if (type != ELEVATOR_FRONT_MERGE)
+	/* A lone request is filed before any merge (bq_file_lone()). */
+	if (type != ELEVATOR_FRONT_MERGE || WARN_ON_ONCE(bq_rq_lone(req)))
 		return;
 	elv_rb_del(&bqq->sort_list, req);
 	elv_rb_add(&bqq->sort_list, req);
