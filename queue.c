@@ -198,12 +198,15 @@ static struct bq_queue *bq_sync_queue(struct bqd *bqd, struct bq_io_cq *bic,
 	struct bq_queue *bqq = bic->sync_queue, *left = NULL;
 
 	/*
-	 * The usual case, alone on its own queue with nothing to follow or
-	 * restore, in the same group and class: what the steps below keep.
+	 * The usual cases, in the same group and class, on a queue that
+	 * merges into none: alone on its own queue with nothing to restore,
+	 * or sharing one that is not to be split (stable, or sequential).
+	 * What the steps below keep.
 	 */
-	if (bqq && bqq->procs == 1 && bqq->owner == bic && !bqq->merge_into &&
-	    !bic->saved_valid && bqq->group == bqg && bqq->ioprio == ioprio &&
-	    !test_bit(BQ_OOM, &bqq->flags))
+	if (bqq && !bqq->merge_into && bqq->group == bqg &&
+	    bqq->ioprio == ioprio && !test_bit(BQ_OOM, &bqq->flags) &&
+	    (bqq->procs == 1 ? bqq->owner == bic && !bic->saved_valid :
+			       bic->stable || !bq_seeky(bqq)))
 		return bqq;
 	if (bqq && !test_bit(BQ_OOM, &bqq->flags)) {
 		bqq = bq_coop_follow(bqd, bic, bqg, ioprio, now_ns, &left);
@@ -254,18 +257,22 @@ struct bq_queue *bq_queue_for_rq(struct bqd *bqd, struct request *rq)
  * io_context, and it is destroyed only with that (the task holds it) or
  * with the elevator (ioc_clear_queue(), which waits for the queue to be
  * frozen, and so for the request or bio at hand).  Unlike
- * ioc_lookup_icq() it takes no queue_lock.
+ * ioc_lookup_icq() it takes no queue_lock.  An icq hinted for another
+ * queue may be freed meanwhile (ioc_destroy_icq() frees through
+ * call_rcu(), whose grace period also waits for a section with
+ * preemption off): the sched flavour costs two inline instructions where
+ * rcu_read_lock() costs two calls.
  */
 static struct io_cq *bq_hinted_icq(struct io_context *ioc,
 				   struct request_queue *q)
 {
 	struct io_cq *icq;
 
-	rcu_read_lock();
-	icq = rcu_dereference(ioc->icq_hint);
+	rcu_read_lock_sched();
+	icq = rcu_dereference_sched(ioc->icq_hint);
 	if (icq && icq->q != q)
 		icq = NULL;
-	rcu_read_unlock();
+	rcu_read_unlock_sched();
 	return icq;
 }
 
