@@ -373,7 +373,7 @@ struct bq_queue *bq_queue_for_bio(struct bqd *bqd, struct io_cq *icq,
 				  struct bio *bio);
 void bq_free_queue(struct bq_queue *bqq);
 void bq_add_request(struct bq_queue *bqq, struct request *rq);
-void bq_remove_request(struct bq_queue *bqq, struct request *rq);
+void __bq_remove_request(struct bq_queue *bqq, struct request *rq);
 void bq_file_lone(struct bq_queue *bqq);
 void bq_exit_icq(struct io_cq *icq);
 void bq_async_table_drop(struct bq_async_table *table);
@@ -396,8 +396,7 @@ struct request *bq_dispatch(struct bqd *bqd, u64 now_ns);
 void bq_queue_lost_request(struct bqd *bqd, struct bq_queue *bqq);
 void bq_queue_exited(struct bqd *bqd, struct bq_queue *bqq);
 void bq_waker_forget(struct bqd *bqd, struct bq_queue *bqq);
-void bq_completed(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
-		  u64 now_ns);
+void bq_release_request(struct request *rq, bool requeue);
 void __bq_update_work_ready(struct bqd *bqd);
 void bq_update_max_budget(struct bqd *bqd);
 extern const char *const bq_expire_names[BQ_NR_EXPIRE_REASONS];
@@ -469,6 +468,21 @@ static inline void bq_pos_update(struct bqd *bqd, struct bq_queue *bqq)
 	if (!bqq->pos_root && (!bqq->next_rq || bq_seeky(bqq)))
 		return;
 	__bq_pos_update(bqd, bqq);
+}
+
+/* @rq leaves @bqq: dispatched, merged away, or requeued before dispatch. */
+static inline void bq_remove_request(struct bq_queue *bqq, struct request *rq)
+{
+	lockdep_assert_held(&bqq->bqd->lock);
+	if (!bq_rq_lone(rq)) {
+		__bq_remove_request(bqq, rq);
+		return;
+	}
+	/* In none of the queue's structures, nor q->last_merge (queue.c). */
+	rq->elv.priv[1] = NULL;
+	bqq->queued = 0;
+	bqq->next_rq = NULL;
+	bq_pos_update(bqq->bqd, bqq);
 }
 
 void bq_icq_attach(struct bqd *bqd, struct bq_io_cq *bic,

@@ -753,13 +753,16 @@ static struct bq_queue *bq_serving_queue(struct bqd *bqd, u64 now_ns)
  * Time the first request the queue in service dispatches after nothing of
  * it was in the driver: with nothing else in the driver either, it gives
  * the queue's base service time; with only injected requests there, it
- * tells whether they delayed it.
+ * tells whether they delayed it.  Not where bq_may_inject() never allows
+ * injection: a base found stale once it may (after two seconds) is
+ * measured again before any.
  */
 static void bq_inject_probe(struct bqd *bqd, struct bq_queue *bqq,
 			    struct request *rq, u64 now_ns)
 {
-	if (bqd->probe_rq || bqq->dispatched || !bq_sync(bqq) ||
-	    bqd->in_driver != bqd->injected_in_driver)
+	if (!bqd->hw_tag || !bqd->tun.injection ||
+	    bqd->tun.strict_guarantees || bqd->probe_rq || bqq->dispatched ||
+	    !bq_sync(bqq) || bqd->in_driver != bqd->injected_in_driver)
 		return;
 	bqd->probe_rq = rq;
 	bqd->probe_ns = now_ns;
@@ -920,8 +923,8 @@ static void bq_requeued_empty(struct bqd *bqd, struct bq_queue *bqq)
 }
 
 /* @rq of @bqq left the driver (completed, or requeued when !now_ns). */
-void bq_completed(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
-		  u64 now_ns)
+static void bq_completed(struct bqd *bqd, struct bq_queue *bqq,
+			 struct request *rq, u64 now_ns)
 {
 	lockdep_assert_held(&bqd->lock);
 	bqq->dispatched--;
@@ -972,6 +975,47 @@ void bq_completed(struct bqd *bqd, struct bq_queue *bqq, struct request *rq,
 	} else {
 		bq_expire_serving(bqd, BQ_EXP_EMPTY, now_ns);
 	}
+}
+
+/*
+ * The scheduler is done with @rq: completed, freed after a merge, or
+ * requeued (@requeue; it will come back through insert).  Here, beside
+ * bq_completed(), which the compiler folds into it.
+ */
+void bq_release_request(struct request *rq, bool requeue)
+{
+	struct bq_queue *bqq = bq_rq_queue(rq);
+	uintptr_t state = (uintptr_t)rq->elv.priv[1];
+	struct bqd *bqd;
+	unsigned long flags;
+	bool was_ready;
+
+	if (!bqq)
+		return;
+	bqd = bqq->bqd;
+	spin_lock_irqsave(&bqd->lock, flags);
+	was_ready = bqd->work_ready;
+	if (state & BQ_RQ_IN_DRIVER) {
+		u64 now = state & ~(uintptr_t)BQ_RQ_FLAGS;
+
+		if (!requeue && !now)
+			now = ktime_get_ns();
+		if (state & BQ_RQ_INJECTED)
+			bqd->injected_in_driver--;
+		bq_completed(bqd, bqq, rq, requeue ? 0 : now);
+	} else if (!RB_EMPTY_NODE(&rq->rb_node) || bq_rq_lone(rq)) {
+		/* Requeued before dispatch: still queued here. */
+		bq_remove_request(bqq, rq);
+		bqd->queued--;
+		bq_queue_lost_request(bqd, bqq);
+	}
+	rq->elv.priv[0] = NULL;
+	rq->elv.priv[1] = NULL;
+	bq_put_queue(bqq);
+	bq_update_work_ready(bqd);
+	spin_unlock_irqrestore(&bqd->lock, flags);
+	if (!was_ready && READ_ONCE(bqd->work_ready))
+		blk_mq_run_hw_queues(bqd->queue, true);
 }
 
 /* The process of @bqq is gone: do not hold the device for it. */

@@ -152,46 +152,6 @@ static void bq_completed_request(struct request *rq, u64 now)
 		rq->elv.priv[1] = (void *)(uintptr_t)((now & ~BQ_RQ_FLAGS) | state);
 }
 
-/*
- * The scheduler is done with @rq: completed, freed after a merge, or
- * requeued (@requeue; it will come back through insert).
- */
-static void bq_release_request(struct request *rq, bool requeue)
-{
-	struct bq_queue *bqq = bq_rq_queue(rq);
-	uintptr_t state = (uintptr_t)rq->elv.priv[1];
-	struct bqd *bqd;
-	unsigned long flags;
-	bool was_ready;
-
-	if (!bqq)
-		return;
-	bqd = bqq->bqd;
-	spin_lock_irqsave(&bqd->lock, flags);
-	was_ready = bqd->work_ready;
-	if (state & BQ_RQ_IN_DRIVER) {
-		u64 now = state & ~(uintptr_t)BQ_RQ_FLAGS;
-
-		if (!requeue && !now)
-			now = ktime_get_ns();
-		if (state & BQ_RQ_INJECTED)
-			bqd->injected_in_driver--;
-		bq_completed(bqd, bqq, rq, requeue ? 0 : now);
-	} else if (!RB_EMPTY_NODE(&rq->rb_node) || bq_rq_lone(rq)) {
-		/* Requeued before dispatch: still queued here. */
-		bq_remove_request(bqq, rq);
-		bqd->queued--;
-		bq_queue_lost_request(bqd, bqq);
-	}
-	rq->elv.priv[0] = NULL;
-	rq->elv.priv[1] = NULL;
-	bq_put_queue(bqq);
-	bq_update_work_ready(bqd);
-	spin_unlock_irqrestore(&bqd->lock, flags);
-	if (!was_ready && READ_ONCE(bqd->work_ready))
-		blk_mq_run_hw_queues(bqd->queue, true);
-}
-
 static void bq_requeue_request(struct request *rq)
 {
 	bq_release_request(rq, true);

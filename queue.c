@@ -503,7 +503,8 @@ void bq_add_request(struct bq_queue *bqq, struct request *rq)
 	bq_pos_update(bqd, bqq);
 }
 
-void bq_remove_request(struct bq_queue *bqq, struct request *rq)
+/* @rq, filed, leaves @bqq; bq_remove_request() takes a lone one off. */
+void __bq_remove_request(struct bq_queue *bqq, struct request *rq)
 {
 	struct bqd *bqd = bqq->bqd;
 	struct request_queue *q = bqd->queue;
@@ -524,12 +525,8 @@ void bq_remove_request(struct bq_queue *bqq, struct request *rq)
 						 blk_rq_sectors(rq), next, prev);
 		bq_pos_update(bqd, bqq);
 	}
-	if (bq_rq_lone(rq)) {
-		rq->elv.priv[1] = NULL;
-	} else {
-		list_del_init(&rq->queuelist);
-		elv_rb_del(&bqq->sort_list, rq);
-	}
+	list_del_init(&rq->queuelist);
+	elv_rb_del(&bqq->sort_list, rq);
 	elv_rqhash_del(q, rq);
 	if (q->last_merge == rq)
 		q->last_merge = NULL;
@@ -582,8 +579,14 @@ void bq_request_merged(struct request_queue *q, struct request *req,
 	lockdep_assert_held(&bqq->bqd->lock);
 	trace_bfq_ng_merge(BQ_TRACE_DEV(bqq->bqd), bqq->pid, blk_rq_pos(req),
 			   blk_rq_sectors(req));
-	/* A lone request is filed before any merge (bq_file_lone()). */
-	if (type != ELEVATOR_FRONT_MERGE || WARN_ON_ONCE(bq_rq_lone(req)))
+	/*
+	 * A lone request is filed before any merge (bq_file_lone()); one
+	 * that was not would go on the hash behind our back, and be freed
+	 * on it.
+	 */
+	if (WARN_ON_ONCE(bq_rq_lone(req)))
+		bq_file_lone(bqq);
+	if (type != ELEVATOR_FRONT_MERGE)
 		return;
 	elv_rb_del(&bqq->sort_list, req);
 	elv_rb_add(&bqq->sort_list, req);
