@@ -64,6 +64,8 @@ static_assert(BQ_NR_LEVELS == IOPRIO_NR_LEVELS);
  * (merge.c); a shared queue's dispatches seek when they jump further.
  */
 #define BQ_COOP_DIST_SECTORS	8192
+/* A process leaves a shared queue after this many requests away from it. */
+#define BQ_APART_REQUESTS	4
 /* A queue joins another only this soon after its first request (merge.c). */
 #define BQ_COOP_WINDOW_NS	(200 * NSEC_PER_MSEC)
 
@@ -199,6 +201,7 @@ struct bq_io_cq {
 	bool exited;			/* exit_icq ran: attach nothing more */
 	bool stable;			/* stably merged: not split */
 	bool saved_valid;		/* @saved holds a state to restore */
+	u8 apart;			/* requests in a row away from it */
 	struct bq_saved_state saved;
 };
 
@@ -318,6 +321,7 @@ struct bqd {
 	u64 stable_merges;			/* ... by stable merge */
 	u64 coop_splits;			/* left a shared queue gone seeky */
 	u64 coop_leaves;			/* ... for another group or ioprio */
+	u64 coop_aparts;			/* ... for requests away from it */
 
 	struct bq_tunables tun;
 };
@@ -357,6 +361,37 @@ static inline bool bq_orphaned(const struct bq_queue *bqq)
 static inline bool bq_seeky(const struct bq_queue *bqq)
 {
 	return hweight32(bqq->seek_history) > BQ_SEEKY_REQUESTS;
+}
+
+static inline sector_t bq_dist(sector_t a, sector_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* Where @bqq goes next: its next request, or the end of its last one. */
+static inline sector_t bq_next_pos(const struct bq_queue *bqq)
+{
+	return bqq->next_rq ? blk_rq_pos(bqq->next_rq) : bqq->last_pos;
+}
+
+/*
+ * Whether @bic's process should leave @bqq, the queue it shares, for a
+ * request at @pos.  A shared queue serves its lowest request first
+ * (queue.c).  While it goes on sequentially, a process whose requests land
+ * away from it is no part of that stream: it waits behind it and is served
+ * on its FIFO deadlines only.  After BQ_APART_REQUESTS such requests in a
+ * row it leaves, stably merged or not.  A seeky shared queue (processes
+ * reading at random, stably merged) has no stream to be left behind by.
+ */
+static inline bool bq_coop_apart(const struct bq_queue *bqq,
+				 struct bq_io_cq *bic, sector_t pos)
+{
+	if (bq_seeky(bqq) ||
+	    bq_dist(bq_next_pos(bqq), pos) <= BQ_COOP_DIST_SECTORS) {
+		bic->apart = 0;
+		return false;
+	}
+	return ++bic->apart >= BQ_APART_REQUESTS;
 }
 
 /* queue.c */

@@ -131,9 +131,9 @@ static int bq_stats_show(void *data, struct seq_file *m)
 		   bqd->inject_lowered, !!bqd->probe_rq);
 	list_for_each_entry(bqq, &bqd->all_queues, all_node)
 		shared += bqq->procs > 1;
-	seq_printf(m, "shared_queues %u\ncoop_merges %llu\nstable_merges %llu\ncoop_splits %llu\ncoop_leaves %llu\n",
+	seq_printf(m, "shared_queues %u\ncoop_merges %llu\nstable_merges %llu\ncoop_splits %llu\ncoop_aparts %llu\ncoop_leaves %llu\n",
 		   shared, bqd->coop_merges, bqd->stable_merges,
-		   bqd->coop_splits, bqd->coop_leaves);
+		   bqd->coop_splits, bqd->coop_aparts, bqd->coop_leaves);
 	spin_unlock_irq(&bqd->lock);
 	return 0;
 }

@@ -29,8 +29,14 @@
  * Stable merge: queues created within BQ_STABLE_GAP_NS of one another by the
  * same group at the same ioprio are likely the threads of one task.  After
  * BQ_STABLE_OBSERVE_NS the later one joins the earlier one, unless idling is
- * what it needs (a sequential reader with a short think time).  A stably
- * merged process is not split.
+ * what it needs (a sequential reader with a short think time), or either
+ * goes its own sequential way away from the other.  A stably merged process
+ * is not split when the shared queue turns seeky.
+ *
+ * A shared queue that stays sequential can still leave a process behind:
+ * one whose requests land away from where the queue goes is served last,
+ * on its FIFO deadlines.  It leaves after BQ_APART_REQUESTS such requests
+ * in a row, stably merged or not (bq_coop_apart()).
  *
  * Where: early merging pays where the device does not reorder requests by
  * itself, that is on rotational devices and on devices without internal
@@ -64,11 +70,6 @@
 /* Queue flags a process takes with it through a shared queue. */
 #define BQ_SAVED_FLAGS	(BIT(BQ_IDLE_WINDOW) | BIT(BQ_IO_BOUND) | \
 			 BIT(BQ_IN_LARGE_BURST))
-
-static sector_t bq_dist(sector_t a, sector_t b)
-{
-	return a > b ? a - b : b - a;
-}
 
 static bool bq_eqm_on(const struct bqd *bqd)
 {
@@ -270,6 +271,7 @@ void bq_icq_attach(struct bqd *bqd, struct bq_io_cq *bic,
 	lockdep_assert_held(&bqd->lock);
 	bq_get_queue(bqq);
 	WRITE_ONCE(bic->sync_queue, bqq);
+	bic->apart = 0;
 	bqq->procs++;
 	bqq->owner = bqq->procs == 1 ? bic : NULL;
 	/* A shared queue serves its lowest request first (queue.c). */
@@ -369,7 +371,7 @@ struct bq_queue *bq_coop_follow(struct bqd *bqd, struct bq_io_cq *bic,
 				u64 now_ns, struct bq_queue **left)
 {
 	struct bq_queue *bqq = bic->sync_queue, *to = bq_chain_end(bqq);
-	bool seeky;
+	bool seeky, apart;
 
 	lockdep_assert_held(&bqd->lock);
 	*left = NULL;
@@ -387,15 +389,19 @@ struct bq_queue *bq_coop_follow(struct bqd *bqd, struct bq_io_cq *bic,
 		bq_state_restore(bqd, bic, bqq, bqq, now_ns);
 		return bqq;
 	}
+	apart = bic->apart >= BQ_APART_REQUESTS;
 	seeky = bq_seeky(bqq) && !bic->stable;
-	if (!seeky && bqq->group == bqg && bqq->ioprio == ioprio)
+	if (!seeky && !apart && bqq->group == bqg && bqq->ioprio == ioprio)
 		return bqq;
 	if (seeky)
 		bqd->coop_splits++;
+	else if (apart)
+		bqd->coop_aparts++;
 	else
 		bqd->coop_leaves++;
 	trace_bfq_ng_coop(BQ_TRACE_DEV(bqd), bqq->pid, 0,
-			  seeky ? BQ_COOP_SPLIT : BQ_COOP_LEAVE, bqq->procs - 1);
+			  seeky || apart ? BQ_COOP_SPLIT : BQ_COOP_LEAVE,
+			  bqq->procs - 1);
 	bq_get_queue(bqq);
 	*left = bqq;
 	bq_icq_detach(bqd, bic);
@@ -481,12 +487,16 @@ static bool bq_stable_needs_idling(const struct bqd *bqd,
 }
 
 /*
- * The queue @bqq should stably merge into, now that it has been observed:
- * none if idling is what it needs (then it is better alone).  The candidate
- * is dropped either way.
+ * The queue @bqq should stably merge into, now that it has been observed
+ * at a request for @pos: none if idling is what it needs (then it is
+ * better alone), nor if either goes its own sequential way away from the
+ * other.  A sequential reader gains nothing from sharing, and the one of
+ * the two further out would wait behind the other (bq_coop_apart()).  The
+ * candidate is dropped either way.
  */
 static struct bq_queue *bq_stable_target(struct bqd *bqd,
-					 struct bq_queue *bqq, u64 now_ns)
+					 struct bq_queue *bqq, sector_t pos,
+					 u64 now_ns)
 {
 	struct bq_queue *cand = bqq->stable_with, *to;
 	bool ok;
@@ -499,7 +509,9 @@ static struct bq_queue *bq_stable_target(struct bqd *bqd,
 	ok = to != bqq && to->procs && to->group == bqq->group &&
 	     to->ioprio == bqq->ioprio &&
 	     IOPRIO_PRIO_CLASS(bqq->ioprio) != IOPRIO_CLASS_IDLE &&
-	     !bq_stable_needs_idling(bqd, bqq);
+	     !bq_stable_needs_idling(bqd, bqq) &&
+	     ((bq_seeky(bqq) && bq_seeky(to)) ||
+	      bq_dist(bq_next_pos(to), pos) <= BQ_COOP_DIST_SECTORS);
 	/* @to, when ok, is alive through its processes' icqs. */
 	bq_put_queue(cand);
 	return ok ? to : NULL;
@@ -519,7 +531,7 @@ struct bq_queue *__bq_coop_rq(struct bqd *bqd, struct bq_io_cq *bic,
 	lockdep_assert_held(&bqd->lock);
 	if (!bqd->tun.queue_merging || test_bit(BQ_OOM, &bqq->flags))
 		return bqq;
-	to = bq_stable_target(bqd, bqq, rq->start_time_ns);
+	to = bq_stable_target(bqd, bqq, blk_rq_pos(rq), rq->start_time_ns);
 	/* Most processes are past their window: test that first. */
 	if (!to && !bq_ns_after(rq->start_time_ns, bqq->created_ns,
 				BQ_COOP_WINDOW_NS) &&

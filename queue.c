@@ -193,20 +193,22 @@ static struct bq_queue *bq_sync_queue_follow(struct bqd *bqd,
  */
 static struct bq_queue *bq_sync_queue(struct bqd *bqd, struct bq_io_cq *bic,
 				      struct bq_group *bqg,
-				      unsigned short ioprio, u64 now_ns)
+				      unsigned short ioprio, sector_t pos,
+				      u64 now_ns)
 {
 	struct bq_queue *bqq = bic->sync_queue, *left = NULL;
 
 	/*
 	 * The usual cases, in the same group and class, on a queue that
 	 * merges into none: alone on its own queue with nothing to restore,
-	 * or sharing one that is not to be split (stable, or sequential).
-	 * What the steps below keep.
+	 * or sharing one that is not to be split (stable, or sequential) and
+	 * not left behind by it.  What the steps below keep.
 	 */
 	if (bqq && !bqq->merge_into && bqq->group == bqg &&
 	    bqq->ioprio == ioprio && !test_bit(BQ_OOM, &bqq->flags) &&
 	    (bqq->procs == 1 ? bqq->owner == bic && !bic->saved_valid :
-			       bic->stable || !bq_seeky(bqq)))
+			       (bic->stable || !bq_seeky(bqq)) &&
+			       !bq_coop_apart(bqq, bic, pos)))
 		return bqq;
 	if (bqq && !test_bit(BQ_OOM, &bqq->flags)) {
 		bqq = bq_coop_follow(bqd, bic, bqg, ioprio, now_ns, &left);
@@ -247,7 +249,7 @@ struct bq_queue *bq_queue_for_rq(struct bqd *bqd, struct request *rq)
 	if (!rq->elv.icq || bq_icq(rq->elv.icq)->exited)
 		return &bqd->oom_queue;
 	bic = bq_icq(rq->elv.icq);
-	bq_sync_queue(bqd, bic, bqg, ioprio, rq->start_time_ns);
+	bq_sync_queue(bqd, bic, bqg, ioprio, blk_rq_pos(rq), rq->start_time_ns);
 	return bq_coop_rq(bqd, bic, rq);
 }
 

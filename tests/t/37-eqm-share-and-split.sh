@@ -37,7 +37,7 @@ done
 trace_start -b 16384 bfq_ng_coop bfq_ng_activate bfq_ng_dispatch || die "tracefs"
 args=()
 for k in 0 1 2 3; do
-	args+=(--name=r$k --read_iolog=/tmp/eqm-log$k)
+	args+=("--name=r$k" "--read_iolog=/tmp/eqm-log$k")
 done
 fio --ioengine=psync --direct=1 --replay_no_stall=1 "${args[@]}" --output=/tmp/eqm-fio.log >/dev/null 2>&1 &
 fp=$!
@@ -51,15 +51,19 @@ done
 diag "shared: ${shared_line:-none}"
 check_eq "debugfs shows a queue shared by the four processes" "${shared_line:+yes}" yes
 check_eq "debugfs counts one shared queue" "$(bfqng_stat "$dev" shared_queues)" 1
-# Random phase: wait for the splits, then look at each process's queue.
-splits_reach() { [ "$(bfqng_stat "$dev" coop_splits)" -ge "$1" ] 2>/dev/null; }
+# Random phase: wait for the splits, then look at each process's queue.  A
+# process leaves for the shared queue turning seeky (coop_splits), or for
+# its own random requests landing away from where the queue goes while it
+# is still sequential (coop_aparts), whichever comes first.
+splits() { echo $(($(bfqng_stat "$dev" coop_splits) + $(bfqng_stat "$dev" coop_aparts))); }
+splits_reach() { [ "$(splits)" -ge "$1" ] 2>/dev/null; }
 restored_reach() {
 	[ "$(grep -c ' procs 1 .* restored 1$' "/sys/kernel/debug/block/$dev/sched/queues")" -ge "$1" ]
 }
 wait_for 120 splits_reach 3
 wait_for 5 restored_reach 4
 q=$(cat "/sys/kernel/debug/block/$dev/sched/queues")
-diag "after the splits: $(bfqng_stat "$dev" coop_splits) splits"
+diag "after the splits: $(bfqng_stat "$dev" coop_splits) splits, $(bfqng_stat "$dev" coop_aparts) apart"
 while read -r line; do diag "$line"; done <<<"$q"
 check_eq "no queue is shared once the reads are random" "$(bfqng_stat "$dev" shared_queues)" 0
 check_eq "each process has its own queue with its state restored" \
