@@ -64,8 +64,13 @@ static_assert(BQ_NR_LEVELS == IOPRIO_NR_LEVELS);
  * (merge.c); a shared queue's dispatches seek when they jump further.
  */
 #define BQ_COOP_DIST_SECTORS	8192
-/* A process leaves a shared queue after this many requests away from it. */
+/*
+ * A process leaves a shared queue after this many requests in a row this
+ * far from where it goes: further than a pool of cooperating threads
+ * spreads, near enough that one catches up with the other soon.
+ */
 #define BQ_APART_REQUESTS	4
+#define BQ_APART_SECTORS	(4 * BQ_COOP_DIST_SECTORS)
 /* A queue joins another only this soon after its first request (merge.c). */
 #define BQ_COOP_WINDOW_NS	(200 * NSEC_PER_MSEC)
 
@@ -85,6 +90,7 @@ enum bq_queue_flag {
 	BQ_SLOT_CLOCK_WAIT,	/* in service, no request completed yet */
 	BQ_IDLED_IN_VAIN,	/* its last slot ended waiting for it */
 	BQ_RESTORED,		/* got a process's state back after a split */
+	BQ_STABLY_SHARED,	/* processes joined it by a stable merge */
 };
 
 enum bq_wr_kind {
@@ -387,7 +393,7 @@ static inline bool bq_coop_apart(const struct bq_queue *bqq,
 				 struct bq_io_cq *bic, sector_t pos)
 {
 	if (bq_seeky(bqq) ||
-	    bq_dist(bq_next_pos(bqq), pos) <= BQ_COOP_DIST_SECTORS) {
+	    bq_dist(bq_next_pos(bqq), pos) <= BQ_APART_SECTORS) {
 		bic->apart = 0;
 		return false;
 	}
@@ -647,7 +653,14 @@ static inline void bq_put_queue(struct bq_queue *bqq)
 	bq_free_queue(bqq);
 }
 
-/* The request @bqq serves next: an expired FIFO head, else the nearest. */
+/*
+ * The request @bqq serves next: an expired FIFO head, else the nearest.
+ * A seeky queue of stably merged processes (reading at random: they stay
+ * together) has no stream to keep together, and nearest or lowest first
+ * would serve a process reading further out on its FIFO deadlines only:
+ * it serves in arrival order.  The processes of a seeky queue shared by
+ * early merge leave it at their next request.
+ */
 static inline struct request *bq_next_request(struct bq_queue *bqq)
 {
 	struct request *oldest;
@@ -657,7 +670,9 @@ static inline struct request *bq_next_request(struct bq_queue *bqq)
 	if (list_empty(&bqq->fifo))
 		return bqq->next_rq;
 	oldest = list_first_entry(&bqq->fifo, struct request, queuelist);
-	if (time_after_eq(jiffies, (unsigned long)oldest->fifo_time))
+	if (time_after_eq(jiffies, (unsigned long)oldest->fifo_time) ||
+	    (bqq->procs > 1 && test_bit(BQ_STABLY_SHARED, &bqq->flags) &&
+	     bq_seeky(bqq)))
 		return oldest;
 	return bqq->next_rq;
 }

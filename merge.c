@@ -36,7 +36,9 @@
  * A shared queue that stays sequential can still leave a process behind:
  * one whose requests land away from where the queue goes is served last,
  * on its FIFO deadlines.  It leaves after BQ_APART_REQUESTS such requests
- * in a row, stably merged or not (bq_coop_apart()).
+ * in a row, stably merged or not (bq_coop_apart()).  A seeky queue of
+ * stably merged processes has no stream to keep together: it serves in
+ * arrival order (bq_next_request()).
  *
  * Where: early merging pays where the device does not reorder requests by
  * itself, that is on rotational devices and on devices without internal
@@ -327,10 +329,12 @@ static void bq_coop_join(struct bqd *bqd, struct bq_io_cq *bic,
 		to->owner->stable |= stable;
 	}
 	bic->stable |= stable;
-	if (stable)
+	if (stable) {
+		set_bit(BQ_STABLY_SHARED, &to->flags);
 		bqd->stable_merges++;
-	else
+	} else {
 		bqd->coop_merges++;
+	}
 	trace_bfq_ng_coop(BQ_TRACE_DEV(bqd), from->pid, to->pid,
 			  stable ? BQ_COOP_STABLE : BQ_COOP_MERGE, to->procs + 1);
 	bq_get_queue(to);
@@ -386,6 +390,8 @@ struct bq_queue *bq_coop_follow(struct bqd *bqd, struct bq_io_cq *bic,
 	if (bqq->procs == 1) {
 		/* The others left: the queue is this process's own again. */
 		bqq->owner = bic;
+		bic->apart = 0;
+		clear_bit(BQ_STABLY_SHARED, &bqq->flags);
 		bq_state_restore(bqd, bic, bqq, bqq, now_ns);
 		return bqq;
 	}

@@ -10,6 +10,8 @@
 #  - Readers skipping 1 MiB after each 64 KiB (seeky one by one, so stably
 #    merged; sequential together, so the shared queue is not split for
 #    seeking): the one left behind leaves the shared queue (coop_aparts).
+#  - 4 KiB random readers (stably merged, and staying so): the seeky shared
+#    queue serves in arrival order (before: b got 0.05).
 source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
 
@@ -45,6 +47,14 @@ halves "strided" ":--rw=read:1m"
 check_ge "strided readers were stably merged" "$(bfqng_stat sa0 stable_merges)" 1
 check_ge "and the one left behind left the shared queue" \
 	"$(bfqng_stat sa0 coop_aparts)" 1
+check_eq "engine invariants hold" "$(bfqng_check sa0)" ok
+select_sched sa0 none
+nullb_del sa0
+
+sched_nullb sa0 || die "null_blk"
+echo 0 >/sys/block/sa0/queue/iosched/low_latency
+halves "random" ":--rw=randread --bs=4k"
+check_ge "random readers were stably merged" "$(bfqng_stat sa0 stable_merges)" 1
 check_eq "engine invariants hold" "$(bfqng_check sa0)" ok
 select_sched sa0 none
 nullb_del sa0
