@@ -617,9 +617,13 @@ static struct bq_queue *bq_serve_next(struct bqd *bqd, u64 now_ns)
 	if (!entity)
 		return NULL;
 	bqq = bq_queue_of(entity);
-	/* What was injected from it is part of this slot's service. */
+	/*
+	 * What was injected from it is part of this slot's service, up to one
+	 * full slot: a waker's injections have no limit, and a debt run up
+	 * over a long time would hold its queue back for as long.
+	 */
 	if (bqq->inject_debt) {
-		bq_charge(entity, bqq->inject_debt);
+		bq_charge(entity, min(bqq->inject_debt, bqd->max_budget));
 		bqq->inject_debt = 0;
 	}
 	/*

@@ -450,6 +450,10 @@ void bq_expire(struct bq_entity *entity, bool busy)
  * @entity: a leaf, active or in service
  *
  * An entity in service ends its slot.  Ancestors left without work follow.
+ * One that loses its work while waiting (its requests dispatched by
+ * injection, which its leaf pays for when next served) received nothing
+ * here: its finish goes back to its start, or each such loss would push
+ * it one more budget ahead.
  */
 void bq_deactivate(struct bq_entity *entity)
 {
@@ -462,6 +466,7 @@ void bq_deactivate(struct bq_entity *entity)
 		struct bq_tree *tree = bq_tree_of(entity);
 
 		bq_active_del(tree, entity);
+		entity->finish = entity->start;
 		if (bq_vt_before(tree->vtime, entity->finish)) {
 			bq_idle_add(tree, entity);
 			bq_idle_flush(entity->sd, tree);

@@ -474,15 +474,26 @@ static void wf2q_test_idle_tree(struct kunit *test)
 	a->budget = 100;
 	bq_activate(a, false, false);
 	KUNIT_EXPECT_EQ(test, a->start, f_a);
+	KUNIT_EXPECT_EQ(test, a->finish, f_a + wq_delta(100, 100));
+	/*
+	 * It loses its work unserved (dispatched by injection): it was charged
+	 * nothing, so its finish is its start again, and back once more it
+	 * still starts at F_a, not a budget later.
+	 */
 	bq_deactivate(a);
 	KUNIT_EXPECT_EQ(test, (int)a->where, (int)BQ_IDLE);
+	KUNIT_EXPECT_EQ(test, a->finish, f_a);
+	bq_activate(a, false, false);
+	KUNIT_EXPECT_EQ(test, a->start, f_a);
+	bq_deactivate(a);
+	KUNIT_EXPECT_EQ(test, a->finish, f_a);
 
 	/* V passes F while b is served: a is forgotten and released. */
 	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), b);
-	/* a's finish is now F_a + 100/100 = 5 (in units of 1 << BQ_VT_SHIFT). */
-	bq_charge(b, 100);	/* V = 2 + 100/200 < 5 */
+	/* a's finish is F_a = 4 (in units of 1 << BQ_VT_SHIFT). */
+	bq_charge(b, 100);	/* V = 2 + 100/200 < 4 */
 	KUNIT_EXPECT_EQ(test, (int)a->where, (int)BQ_IDLE);
-	bq_charge(b, 900);	/* V = 2.5 + 900/200 >= 5: expired */
+	bq_charge(b, 900);	/* V = 2.5 + 900/200 >= 4: expired */
 	KUNIT_EXPECT_EQ(test, (int)a->where, (int)BQ_OFF);
 	KUNIT_EXPECT_EQ(test, env->released[0], 1U);
 	KUNIT_EXPECT_EQ(test, tree->wsum, 100ULL);
