@@ -40,17 +40,21 @@ for ((k = 0; k < N + 8; k++)); do
 		for (i = 0; i < n; i++) print dev " read " (i * N + k) * 16384 " 16384"
 		for (i = 0; i < r; i++) print dev " read " base + int(rand() * 393216) * 16384 " 16384"
 		print dev " close" }' >/tmp/eb-log$k
-	args=(--name=r$k --read_iolog=/tmp/eb-log$k "${args[@]}")
+	args=("--name=r$k" "--read_iolog=/tmp/eb-log$k" "${args[@]}")
 done
 fio --ioengine=psync --direct=1 --replay_no_stall=1 "${args[@]}" --output=/tmp/eb-fio.log >/dev/null 2>&1 &
 fp=$!
-splits_done() { [ "$(bfqng_stat "$dev" coop_splits)" -ge $((N - 1)) ] 2>/dev/null; }
+# A strided reader leaves the shared queue when it turns seeky (coop_splits),
+# or when its own random requests land away from the queue's strided
+# region while the queue is still sequential (coop_aparts).
+splits() { echo $(($(bfqng_stat "$dev" coop_splits) + $(bfqng_stat "$dev" coop_aparts))); }
+splits_done() { [ "$(splits)" -ge $((N - 1)) ] 2>/dev/null; }
 wait_for 120 splits_done
 # Give the restored queues a little service, then read every job's queue.
 sleep 1
 q=$(cat "/sys/kernel/debug/block/$dev/sched/queues")
 while read -r line; do diag "$line"; done <<<"$q"
-diag "coop merges $(bfqng_stat "$dev" coop_merges), splits $(bfqng_stat "$dev" coop_splits), stable merges $(bfqng_stat "$dev" stable_merges)"
+diag "coop merges $(bfqng_stat "$dev" coop_merges), splits $(bfqng_stat "$dev" coop_splits), apart $(bfqng_stat "$dev" coop_aparts), stable merges $(bfqng_stat "$dev" stable_merges)"
 # Every sync queue on the disk is the fio jobs'.  A queue is listed under
 # the pid of the process that created it, which may have left it for
 # another process to keep: count lines, not pids.
