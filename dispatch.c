@@ -671,19 +671,22 @@ void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 	trace_bfq_ng_activate(BQ_TRACE_DEV(bqd), bqq->pid,
 			      bqq->entity.new_weight, bqq->entity.budget,
 			      preempt);
-	/* A queue that preempts is the one served next. */
-	bq_activate(&bqq->entity, preempt, bq_in_hole(bqd, bqq, rq));
+	/*
+	 * A queue that preempts is the one served next.  Being urgent puts it
+	 * first among the queues active when it is stamped: the one it
+	 * preempts is put back among them first (its new finish may come
+	 * early, after a slot cut short), and its slot starts now, as one
+	 * activated before the next dispatch (a random reader whose request
+	 * completed meanwhile) could finish earlier and take the device for
+	 * a whole slot.
+	 */
 	if (preempt) {
 		bqd->preemptions++;
 		bq_expire_serving(bqd, BQ_EXP_PREEMPTED, rq->start_time_ns);
-		/*
-		 * Its slot starts now: being urgent puts it first among the
-		 * queues active now, and one activated before the next
-		 * dispatch (a random reader whose request completed meanwhile)
-		 * could finish earlier and take the device for a whole slot.
-		 */
-		bq_serve_next(bqd, rq->start_time_ns);
 	}
+	bq_activate(&bqq->entity, preempt, bq_in_hole(bqd, bqq, rq));
+	if (preempt)
+		bq_serve_next(bqd, rq->start_time_ns);
 }
 
 /* A queued request went away without dispatch (merged into another). */
