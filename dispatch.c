@@ -664,8 +664,6 @@ void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 	if (bqq->entity.where == BQ_ACTIVE)
 		return;
 	bq_wr_activation(bqd, bqq, rq->start_time_ns);
-	if (bqq->entity.where == BQ_OFF)
-		bq_get_queue(bqq);
 	bqq->entity.budget = bq_slot_budget(bqd, bqq, blk_rq_sectors(rq));
 	preempt = bq_may_preempt(bqd, bqq);
 	trace_bfq_ng_activate(BQ_TRACE_DEV(bqd), bqq->pid,
@@ -684,6 +682,13 @@ void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 		bqd->preemptions++;
 		bq_expire_serving(bqd, BQ_EXP_PREEMPTED, rq->start_time_ns);
 	}
+	/*
+	 * The engine's reference, taken for a queue off the trees: also one
+	 * the expiry above let go of, idle (the last busy queue leaving
+	 * flushes the idle tree).
+	 */
+	if (bqq->entity.where == BQ_OFF)
+		bq_get_queue(bqq);
 	bq_activate(&bqq->entity, preempt, bq_in_hole(bqd, bqq, rq));
 	if (preempt)
 		bq_serve_next(bqd, rq->start_time_ns);
