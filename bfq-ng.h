@@ -328,6 +328,7 @@ struct bqd {
 	u64 coop_splits;			/* left a shared queue gone seeky */
 	u64 coop_leaves;			/* ... for another group or ioprio */
 	u64 coop_aparts;			/* ... for requests away from it */
+	u64 oom_fallbacks;			/* queue allocations that failed */
 
 	struct bq_tunables tun;
 };

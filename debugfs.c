@@ -8,7 +8,7 @@
  *            raising and burst state, processes sharing it and merge links
  *   groups   every live group: weight, place in the engine, references
  *   stats    counters: live queues and groups, expirations by reason, idling,
- *            queue merges and splits, shared queues
+ *            queue merges and splits, shared queues, failed queue allocations
  *   check    the engine invariant check over every group: "ok" or what is
  *            broken
  *
@@ -134,6 +134,7 @@ static int bq_stats_show(void *data, struct seq_file *m)
 	seq_printf(m, "shared_queues %u\ncoop_merges %llu\nstable_merges %llu\ncoop_splits %llu\ncoop_aparts %llu\ncoop_leaves %llu\n",
 		   shared, bqd->coop_merges, bqd->stable_merges,
 		   bqd->coop_splits, bqd->coop_aparts, bqd->coop_leaves);
+	seq_printf(m, "oom_fallbacks %llu\n", bqd->oom_fallbacks);
 	spin_unlock_irq(&bqd->lock);
 	return 0;
 }

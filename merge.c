@@ -441,12 +441,14 @@ struct bq_queue *bq_coop_move_out(struct bqd *bqd, struct bq_io_cq *bic)
  * @bic: the process's icq, now pointing to @bqq
  * @bqq: the new queue (possibly the OOM queue)
  * @left: the queue the process left for it, shared or in another group (a
- *	reference to drop), or NULL for a process's first queue
+ *	reference to drop), or NULL for a process's first queue or its first
+ *	after the OOM queue
  * @now_ns: the arrival of the request that needed the queue
  *
  * A queue split off a shared one, or made for a process that changed group,
  * takes back the process's saved state, and the left queue's age: it is
  * past the time to join another queue, so it is not merged again at once.
+ * So does one that follows the OOM queue, with the state saved before it.
  * A first queue may be a stable merge candidate.
  */
 void bq_coop_created(struct bqd *bqd, struct bq_io_cq *bic,
@@ -468,6 +470,16 @@ void bq_coop_created(struct bqd *bqd, struct bq_io_cq *bic,
 	}
 	if (test_bit(BQ_OOM, &bqq->flags))
 		return;
+	/*
+	 * Back from the OOM queue, where the process went when the queue it
+	 * left one for could not be allocated: that queue's state was saved
+	 * for this one, and it is no new process.
+	 */
+	if (bic->saved_valid) {
+		clear_bit(BQ_JUST_CREATED, &bqq->flags);
+		bq_state_restore(bqd, bic, bqq, bqq, now_ns);
+		return;
+	}
 	/* A candidate whose processes are gone would only be held. */
 	if (last && last->procs && last->group == bqq->group &&
 	    last->ioprio == bqq->ioprio &&

@@ -78,8 +78,10 @@ static struct bq_queue *bq_queue_alloc(struct bqd *bqd, struct bq_group *bqg,
 	bqq = kmem_cache_alloc_node(bq_queue_cache,
 				    GFP_NOWAIT | __GFP_NOWARN | __GFP_ZERO,
 				     bqd->queue->node);
-	if (!bqq)
+	if (!bqq) {
+		bqd->oom_fallbacks++;
 		return &bqd->oom_queue;
+	}
 	bq_queue_setup(bqd, bqq, bqg, ioprio, sync);
 	list_add_tail(&bqq->all_node, &bqd->all_queues);
 	bqd->live_queues++;
