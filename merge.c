@@ -471,9 +471,10 @@ void bq_coop_created(struct bqd *bqd, struct bq_io_cq *bic,
 	if (test_bit(BQ_OOM, &bqq->flags))
 		return;
 	/*
-	 * Back from the OOM queue, where the process went when the queue it
-	 * left one for could not be allocated: that queue's state was saved
-	 * for this one, and it is no new process.
+	 * Back from the OOM queue: the process went there when the queue it
+	 * needed on leaving another (a split, a cgroup move) could not be
+	 * allocated, and the state saved then is for this queue.  It is no
+	 * new process.
 	 */
 	if (bic->saved_valid) {
 		clear_bit(BQ_JUST_CREATED, &bqq->flags);

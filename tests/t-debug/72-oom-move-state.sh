@@ -45,7 +45,17 @@ echo -1 >$fs/times
 echo 1 >$fs/interval
 echo 100 >$fs/probability
 echo 1 >$slab
-cg_move "$r" oy || die "move"
+# A queue caught idle at the move moves in place, allocating nothing (the
+# reader keeps 8 in flight, so that is rare): move it again until one
+# allocation has failed.
+to=oy
+for ((i = 0; i < 10; i++)); do
+	cg_move "$r" $to || die "move"
+	sleep 0.5
+	[ "$(bfqng_stat mo0 oom_fallbacks)" -gt "$before" ] && break
+	[ $to = oy ] && to=ox || to=oy
+done
+diag "moves made: $((i + 1))"
 sleep 1
 diag "while the cache failed: $(queue_line mo0 "$r")"
 check_eq "while the queue cache failed, the reader had no queue of its own" \
