@@ -219,4 +219,5 @@ struct elv_fs_entry bq_sysfs_attrs[] = {
 	__ATTR(wr_max_time, 0444, bq_wr_max_time_show, NULL),
 	__ATTR_NULL
 };
+
 #undef BQ_ATTR
