@@ -3,7 +3,8 @@
 #   bench/ab/ab.sh A.ko B.ko       (run from the top of the tree)
 # Environment: VM_ACCEL (default icount: IOPS are requests per 10^9 guest
 # instructions, repeatable to well under 1 %), RT (seconds per run, 2),
-# ROUNDS (3).  Prints each variant's median IOPS per case, with mq-deadline.
+# ROUNDS (3).  Prints each variant's median IOPS per case, with mq-deadline,
+# and the medians of the per-round ratios.
 set -euo pipefail
 [ $# -eq 2 ] && [ -f "$1" ] && [ -f "$2" ] || { echo "usage: $0 A.ko B.ko" >&2; exit 2; }
 share=$(mktemp -d "${TMPDIR:-/tmp}/bfqng-ab.XXXXXX")
@@ -20,4 +21,23 @@ END { for (k in v) print k, v[k] }' "$out/guest-out/ab.txt" | sort | while read 
 	med=$(tr ' ' '\n' <<<"$vals" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
 	printf '%-10s %-3s median %s  [%s]\n' "$c" "$var" "$med" "$vals"
 done
+# Without icount the host's load moves every variant of a round together:
+# the median of the per-round ratios (the variants of a round run back to
+# back) is steadier than the ratio of the medians.
+awk '{ v[$3 " " $2 " " $1] = $4; c[$3] = 1; r[$1] = 1 }
+END {
+	for (k in c) {
+		n = 0
+		for (i in r) {
+			a = v[k " a " i]; b = v[k " b " i]; d = v[k " dd " i]
+			if (a > 0 && b > 0 && d > 0) { n++; ba[n] = b / a; ad[n] = a / d; bd[n] = b / d }
+		}
+		printf "%-10s per-round medians over %d: b/a %.3f  a/dd %.3f  b/dd %.3f\n", k, n, med(ba, n), med(ad, n), med(bd, n)
+	}
+}
+function med(x, n,   i, j, t) {
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && x[j - 1] > x[j]; j--) { t = x[j]; x[j] = x[j - 1]; x[j - 1] = t }
+	return n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
+}' "$out/guest-out/ab.txt" | sort
 rm -rf "$out"
