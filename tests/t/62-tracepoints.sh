@@ -30,9 +30,16 @@ fio --name=seq --filename=/dev/tp0 --direct=1 --ioengine=psync --rw=read \
 	--bs=4k --size=4m --offset=2g --output=/dev/null || die "fio seq"
 fio --name=w --filename=/dev/tp0 --direct=1 --ioengine=libaio --iodepth=32 \
 	--rw=write --bs=4k --size=4m --offset=3g --output=/dev/null || die "fio write"
-fio --name=strides --filename=/dev/tp0 --direct=1 --ioengine=psync \
-	--rw=read:48k --bs=16k --size=2m --offset=1g --offset_increment=16k \
-	--numjobs=4 --output=/dev/null || die "fio strides"
+# A process joins another's queue only within 200 ms of its queue's
+# creation (merge.c): on a loaded host the four jobs may start too far
+# apart, once (seen in CI).  New jobs, new queues, up to three times.
+for ((i = 0; i < 3; i++)); do
+	fio --name=strides --filename=/dev/tp0 --direct=1 --ioengine=psync \
+		--rw=read:48k --bs=16k --size=2m --offset=1g --offset_increment=16k \
+		--numjobs=4 --output=/dev/null || die "fio strides"
+	grep -q "bfq_ng_coop:" "$T/trace" && break
+done
+diag "strided jobs run $((i < 3 ? i + 1 : 3)) time(s)"
 echo 0 >"$E/enable"
 cp "$T/trace" /tmp/bq.trace
 for ev in activate dispatch expire raise idle merge coop; do
