@@ -75,6 +75,7 @@ static struct bq_queue *bq_queue_alloc(struct bqd *bqd, struct bq_group *bqg,
 {
 	struct bq_queue *bqq;
 
+	lockdep_assert_held(&bqd->lock);
 	bqq = kmem_cache_alloc_node(bq_queue_cache,
 				    GFP_NOWAIT | __GFP_NOWARN | __GFP_ZERO,
 				     bqd->queue->node);
