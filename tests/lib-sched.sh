@@ -112,6 +112,16 @@ read_queues() {
 	mapfile -t QUEUES <"/sys/kernel/debug/block/$1/sched/queues"
 }
 
+# wait_raising_over DEV PID SECS: wait up to SECS for PID's queue on DEV
+# to be raised no more (a new queue's raising lasts some seconds:
+# wr_max_time, or a duration from the peak rate); the caller checks.
+wait_raising_over() {
+	local end=$((SECONDS + $3))
+	while ((SECONDS < end)) && [ "$(queue_field "$1" "$2" raising)" != none ]; do
+		sleep 0.5
+	done
+}
+
 # queue_line DEV PID: the debugfs "queues" line of PID's queue on DEV.
 queue_line() {
 	local line

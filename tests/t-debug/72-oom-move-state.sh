@@ -28,10 +28,7 @@ failslab_off() {
 at_exit failslab_off
 
 r=$(cg_reader ox mo0 0) || die "reader"
-end=$((SECONDS + 40))
-while ((SECONDS < end)) && [ "$(queue_field mo0 "$r" raising)" != none ]; do
-	sleep 0.5
-done
+wait_raising_over mo0 "$r" 40
 check_eq "the reader's raising as a new process ended" \
 	"$(queue_field mo0 "$r" raising)" none
 before=$(bfqng_stat mo0 oom_fallbacks)

@@ -17,12 +17,7 @@ cg_init || skip_all "no cgroup v2 with the io controller"
 sched_nullb ms0 || die "null_blk"
 cg_make mx 100 && cg_make my 100 || die "cgroups"
 r=$(cg_reader mx ms0 0) || die "reader"
-# A new queue's raising lasts some seconds (wr_max_time, or a duration
-# from the peak rate); poll for its end.
-end=$((SECONDS + 40))
-while ((SECONDS < end)) && [ "$(queue_field ms0 "$r" raising)" != none ]; do
-	sleep 0.5
-done
+wait_raising_over ms0 "$r" 40
 check_eq "the reader's raising as a new process ended" \
 	"$(queue_field ms0 "$r" raising)" none
 cg_move "$r" my || die "move"
