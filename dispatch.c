@@ -904,6 +904,16 @@ struct request *bq_dispatch(struct bqd *bqd, u64 now_ns)
 		bqd->queued--;
 		return rq;
 	}
+	/*
+	 * Nothing queued: a dispatch let in by a stale work_ready, as when
+	 * two CPUs run the hardware queue at once and the other took the last
+	 * request.  The queue in service may have emptied with requests still
+	 * in the driver: its completion decides, as for any (bq_completed());
+	 * expired here, it would be charged a slot cut short, and activated
+	 * and selected again at its next request.
+	 */
+	if (!bqd->queued)
+		return NULL;
 	if (bqd->tun.strict_guarantees && bqd->in_driver)
 		return NULL;
 	bqq = bq_serving_queue(bqd, now_ns);
