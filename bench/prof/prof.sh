@@ -15,7 +15,9 @@
 # it against the code it times.  PROF_ACCEL=tcg runs plain TCG instead,
 # where local_clock() is time: the figures are then nanoseconds of the
 # emulation, in which some instructions (interrupt flags, clock and timer
-# access) cost far more than others.
+# access) cost far more than others.  PROF_SMP=2 gives the VM two vCPUs,
+# for the two-job cases: under plain TCG they then run in parallel and
+# their queues are busy at once, which icount (vCPUs in turn) never shows.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/bench/prof
@@ -80,7 +82,7 @@ for v in dd0 dd; do
 done
 
 out=$work/out
-VM_SMP=1 VM_ACCEL=${PROF_ACCEL:-icount} VM_SHARE=$work/share VM_OUT=$out VM_PASS_ENV="RT CASES" \
+VM_SMP=${PROF_SMP:-1} VM_ACCEL=${PROF_ACCEL:-icount} VM_SHARE=$work/share VM_OUT=$out VM_PASS_ENV="RT CASES" \
 	RT=${RT:-3} CASES=${CASES:-uring1x32} VM_TIMEOUT=${VM_TIMEOUT:-1200} \
 	"$top/tests/vm/run-vm.sh" "$here/guest-prof.sh" >"$work/vm.log" 2>&1 ||
 	{ tail -n 20 "$work/vm.log" >&2; exit 1; }
