@@ -68,6 +68,36 @@ for j in a b; do
 	check_le "reader $j never waits for the other's slot (99th percentile completion latency, us)" \
 		"$(fio_json_clat_pct /tmp/kept2.json "$j" read 99.000000)" 20000
 done
+
+# Two readers sharing one queue (stably merged, as two random readers
+# started together are) on two vCPUs: while one CPU dispatches the last
+# queued request, the other's blk-mq loop may call dispatch having read
+# that there was work.  Nothing is queued then, and the queue in service
+# has its requests in the driver: it must stay in service for its
+# completions to decide (kept), not be expired as empty and activated and
+# selected again at its next request, as a quarter of the requests were
+# before the fix (bench/results/2026-12-06-stale-dispatch).  Counted from
+# when the queue is shared; under icount, where the vCPUs take turns,
+# the race does not arise and the check passes either way.
+fio --filename=/dev/kf0 --rw=randread --bs=4k --direct=1 --ioengine=psync \
+	--time_based --runtime=8 --name=a --name=b >/dev/null 2>&1 &
+fpid=$!
+at_exit "kill $fpid"
+shared() { [ "$(bfqng_stat kf0 shared_queues)" -ge 1 ]; }
+if wait_for 5 shared; then
+	e0=$(bfqng_stat kf0 expired_empty) r0=$(awk '{print $1}' /sys/block/kf0/stat)
+	sleep 2
+	exp=$(($(bfqng_stat kf0 expired_empty) - e0))
+	ios=$(($(awk '{print $1}' /sys/block/kf0/stat) - r0))
+	diag "one shared queue for 2 s: $ios requests, $exp expired empty; queues: $(bfqng_stat kf0 live_queues)"
+	check_gt "two readers on a shared queue: requests" "$ios" 1000
+	check_le "a queue with its requests in the driver is not expired as empty (per request)" \
+		"$(ratio "$exp" "$ios")" 0.05
+else
+	check_eq "two random readers started together share a queue within 5 s" \
+		"$(bfqng_stat kf0 shared_queues)" 1
+fi
+wait "$fpid"
 check_eq "engine invariants hold" "$(bfqng_check kf0)" ok
 select_sched kf0 none
 nullb_del kf0
