@@ -21,9 +21,9 @@ END { for (k in v) print k, v[k] }' "$out/guest-out/ab.txt" | sort | while read 
 	med=$(tr ' ' '\n' <<<"$vals" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
 	printf '%-10s %-3s median %s  [%s]\n' "$c" "$var" "$med" "$vals"
 done
-# Without icount the host's load moves every variant of a round together:
-# the median of the per-round ratios (the variants of a round run back to
-# back) is steadier than the ratio of the medians.
+# Without icount the host's load moves the variants of a case in a round
+# together (they run back to back, see guest-ab.sh): the median of the
+# per-round ratios is steadier than the ratio of the medians.
 awk '{ v[$3 " " $2 " " $1] = $4; c[$3] = 1; r[$1] = 1 }
 END {
 	for (k in c) {

@@ -9,19 +9,33 @@ set -u
 fast_setup
 RT=${RT:-2}
 ROUNDS=${ROUNDS:-3}
+# use V: the scheduler (and the bfq-ng build) of variant V; a build is
+# loaded only when it is not the one loaded.
+loaded=
+use() {
+	if [ "$1" = dd ]; then
+		echo mq-deadline >"/sys/block/$dev/queue/scheduler" || exit 1
+	elif [ "$loaded" != "$1" ]; then
+		echo none >"/sys/block/$dev/queue/scheduler"
+		rmmod bfq_ng 2>/dev/null
+		insmod "/mnt/host/$1.ko" || exit 1
+		loaded=$1
+		echo bfq-ng >"/sys/block/$dev/queue/scheduler" || exit 1
+	else
+		echo bfq-ng >"/sys/block/$dev/queue/scheduler" || exit 1
+	fi
+	echo 64 >"/sys/block/$dev/queue/nr_requests"
+}
+# The three variants of a case run back to back, so that the host's load
+# moves them together, in an order reversed every other round, so that a
+# drift within the three does not favour one.
 for ((round = 1; round <= ROUNDS; round++)); do
-	for v in a b dd; do
-		if [ "$v" = dd ]; then
-			echo mq-deadline >"/sys/block/$dev/queue/scheduler" || exit 1
-		else
-			echo none >"/sys/block/$dev/queue/scheduler"
-			rmmod bfq_ng 2>/dev/null
-			insmod "/mnt/host/$v.ko" || exit 1
-			echo bfq-ng >"/sys/block/$dev/queue/scheduler" || exit 1
-		fi
-		echo 64 >"/sys/block/$dev/queue/nr_requests"
-		for c in uring1x32 uring2x32 psync2x1; do
-			fast_case_args $c
+	order=(a b dd)
+	((round % 2)) || order=(dd b a)
+	for c in uring1x32 uring2x32 psync2x1; do
+		fast_case_args $c
+		for v in "${order[@]}"; do
+			use "$v"
 			fio --name=ab --filename="/dev/$dev" --rw=randread --bs=4k --direct=1 \
 				--time_based --runtime="$RT" --ramp_time=1 --group_reporting \
 				--output-format=json --output=/tmp/ab.json "${args[@]}" >/dev/null 2>&1 || exit 1
