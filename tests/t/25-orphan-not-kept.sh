@@ -10,8 +10,10 @@ source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
 
 modprobe bfq-ng || die "bfq-ng"
-# 400 ms per request: the process is long gone when its reads complete.
-nullb or0 256 irqmode=2 completion_nsec=400000000 hw_queue_depth=32 \
+# 2 s per request: the process is long gone when its reads complete, and
+# the check that they are in flight, a few process starts after it, has
+# time (at 400 ms it once found them done, in CI under TCG).
+nullb or0 256 irqmode=2 completion_nsec=2000000000 hw_queue_depth=32 \
 	memory_backed=0 || die "null_blk"
 udevadm settle 2>/dev/null
 select_sched or0 bfq-ng || die "select bfq-ng"
@@ -23,13 +25,16 @@ base=$(bfqng_stat or0 live_queues)
 # open: the last close would wait for the pages under I/O (the block
 # device's mapping is dropped then).
 orphan() {
+	local t0 n
 	exec {hold}</dev/or0
+	t0=$(date +%s%N)
 	perl -e 'open(my $f, "<", "/dev/or0") or die "open: $!";
 		syscall(187, fileno($f), $ARGV[0] + 0, 0, 262144) == 0 or die "readahead: $!"' "$1" ||
 		die "readahead"
-	check_gt "its reads are in flight after the process exited" \
-		"$(bfqng_stat or0 in_driver)" 0
-	sleep 1.5
+	n=$(bfqng_stat or0 in_driver)
+	diag "in the driver $((($(date +%s%N) - t0) / 1000000)) ms after the readahead's process started: $n"
+	check_gt "its reads are in flight after the process exited" "$n" 0
+	sleep 2.5
 	exec {hold}<&-
 }
 
