@@ -420,8 +420,9 @@ struct bq_queue *bq_coop_follow(struct bqd *bqd, struct bq_io_cq *bic,
  * @bic: the process's icq, on a queue of its own that cannot move now
  *
  * Its state is saved, as when it joins a shared queue, for the queue it
- * gets next to take back (bq_coop_created()).  Returns the queue left,
- * with a reference for that.
+ * gets next to take back (bq_coop_created()).  The raising goes with the
+ * state: the queue left, which only drains now, is raised no more.
+ * Returns the queue left, with a reference for that.
  */
 struct bq_queue *bq_coop_move_out(struct bqd *bqd, struct bq_io_cq *bic)
 {
@@ -430,6 +431,7 @@ struct bq_queue *bq_coop_move_out(struct bqd *bqd, struct bq_io_cq *bic)
 	lockdep_assert_held(&bqd->lock);
 	bic->saved_valid = false;	/* this queue's state is the latest */
 	bq_state_save(bic, bqq);
+	bq_wr_end(bqd, bqq);
 	bq_get_queue(bqq);
 	bq_icq_detach(bqd, bic);
 	return bqq;

@@ -8,6 +8,10 @@
 # always scheduled, so it cannot move in place) whose raising as a new
 # process has ended is moved to another cgroup: its queue there says
 # "restored 1" and "wr_starts 0".
+# Moved while still raised as a new process, on a slow device (a request
+# every 50 ms) so that its old queue is seen draining: the new queue has
+# the raising, and the old one, which no process uses any more, has none
+# (one process is raised once).
 source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
 source "$BFQNG_TESTS/lib-cgroup.sh"
@@ -34,3 +38,52 @@ check_eq "its old group has no queue left" "$(cg_group_field ms0 mx pending)" 0
 check_eq "engine invariants hold after the move" "$(bfqng_check ms0)" ok
 stop_readers "$r"
 select_sched ms0 none
+
+# pid_lines DEV PID: the debugfs queue lines of PID into LINES.
+pid_lines() {
+	local line
+	LINES=()
+	read_queues "$1"
+	for line in "${QUEUES[@]}"; do
+		[[ $line == "pid $2 "* ]] && LINES+=("$line")
+	done
+	return 0
+}
+
+# line_field FIELD LINE: the value after FIELD in a queue line.
+line_field() {
+	local -a w
+	local i
+	read -ra w <<<"$2"
+	for ((i = 0; i + 1 < ${#w[@]}; i++)); do
+		[ "${w[i]}" = "$1" ] && { echo "${w[i + 1]}"; return 0; }
+	done
+	return 0
+}
+
+COMPLETION_NS=50000000 sched_nullb ms1 || die "slow null_blk"
+r=$(cg_reader mx ms1 0) || die "reader on the slow device"
+sleep 0.5
+check_eq "a new reader is raised" "$(queue_field ms1 "$r" raising)" interactive
+cg_move "$r" my || die "move"
+for ((i = 0; i < 150; i++)); do
+	pid_lines ms1 "$r"
+	[ ${#LINES[@]} -ge 2 ] && break
+	sleep 0.02
+done
+old='' new=''
+for line in "${LINES[@]}"; do
+	if [ "$(line_field procs "$line")" = 0 ]; then old=$line; else new=$line; fi
+done
+diag "old queue: $old"
+diag "new queue: $new"
+check_eq "moved while raised, it has a new queue and its old one drains" \
+	"$([ -n "$old" ] && [ -n "$new" ] && echo both)" both
+check_eq "the new queue has the raising back" \
+	"$(line_field raising "$new")" interactive
+check_eq "the old queue, draining, is raised no more" \
+	"$(line_field raising "$old")" none
+check_eq "one queue raised on the device" \
+	"$(bfqng_stat ms1 raised_queues)" 1
+stop_readers "$r"
+select_sched ms1 none
