@@ -132,16 +132,31 @@ queue_line() {
 	return 0
 }
 
-# queue_field DEV PID FIELD: one "FIELD value" pair of that line.
-queue_field() {
-	local -a w
-	local i
-	read -ra w <<<"$(queue_line "$1" "$2")"
-	for ((i = 0; i + 1 < ${#w[@]}; i++)); do
-		[ "${w[i]}" = "$3" ] && { echo "${w[i + 1]}"; return 0; }
+# queue_lines DEV PID: every debugfs "queues" line of PID on DEV (a process
+# moved while busy has two queues for a while) into the array LINES.
+queue_lines() {
+	local line
+	LINES=()
+	read_queues "$1"
+	for line in "${QUEUES[@]}"; do
+		[[ $line == "pid $2 "* ]] && LINES+=("$line")
 	done
 	return 0
 }
+
+# line_field FIELD LINE: the value after FIELD in a "queues" line.
+line_field() {
+	local -a w
+	local i
+	read -ra w <<<"$2"
+	for ((i = 0; i + 1 < ${#w[@]}; i++)); do
+		[ "${w[i]}" = "$1" ] && { echo "${w[i + 1]}"; return 0; }
+	done
+	return 0
+}
+
+# queue_field DEV PID FIELD: one "FIELD value" pair of that line.
+queue_field() { line_field "$3" "$(queue_line "$1" "$2")"; }
 
 # fio_readers JSON DEV RUNTIME SPEC...: greedy sequential 64 KiB direct
 # readers, one per SPEC "name:class:level[:extra-fio-opts]", each in its own

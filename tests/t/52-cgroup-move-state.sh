@@ -39,35 +39,13 @@ check_eq "engine invariants hold after the move" "$(bfqng_check ms0)" ok
 stop_readers "$r"
 select_sched ms0 none
 
-# pid_lines DEV PID: the debugfs queue lines of PID into LINES.
-pid_lines() {
-	local line
-	LINES=()
-	read_queues "$1"
-	for line in "${QUEUES[@]}"; do
-		[[ $line == "pid $2 "* ]] && LINES+=("$line")
-	done
-	return 0
-}
-
-# line_field FIELD LINE: the value after FIELD in a queue line.
-line_field() {
-	local -a w
-	local i
-	read -ra w <<<"$2"
-	for ((i = 0; i + 1 < ${#w[@]}; i++)); do
-		[ "${w[i]}" = "$1" ] && { echo "${w[i + 1]}"; return 0; }
-	done
-	return 0
-}
-
 COMPLETION_NS=50000000 sched_nullb ms1 || die "slow null_blk"
 r=$(cg_reader mx ms1 0) || die "reader on the slow device"
 sleep 0.5
 check_eq "a new reader is raised" "$(queue_field ms1 "$r" raising)" interactive
 cg_move "$r" my || die "move"
 for ((i = 0; i < 150; i++)); do
-	pid_lines ms1 "$r"
+	queue_lines ms1 "$r"
 	[ ${#LINES[@]} -ge 2 ] && break
 	sleep 0.02
 done
