@@ -122,16 +122,6 @@ wait_raising_over() {
 	done
 }
 
-# queue_line DEV PID: the debugfs "queues" line of PID's queue on DEV.
-queue_line() {
-	local line
-	read_queues "$1"
-	for line in "${QUEUES[@]}"; do
-		[[ $line == "pid $2 "* ]] && { echo "$line"; return 0; }
-	done
-	return 0
-}
-
 # queue_lines DEV PID: every debugfs "queues" line of PID on DEV (a process
 # moved while busy has two queues for a while) into the array LINES.
 queue_lines() {
@@ -141,6 +131,14 @@ queue_lines() {
 	for line in "${QUEUES[@]}"; do
 		[[ $line == "pid $2 "* ]] && LINES+=("$line")
 	done
+	return 0
+}
+
+# queue_line DEV PID: the debugfs "queues" line of PID's queue on DEV (the
+# first, if it has two).
+queue_line() {
+	queue_lines "$1" "$2"
+	[ ${#LINES[@]} -eq 0 ] || echo "${LINES[0]}"
 	return 0
 }
 
