@@ -301,14 +301,21 @@ static struct bq_entity *bq_first_eligible(struct bq_tree *tree)
 	return NULL;
 }
 
-/* Pick the class to serve: strict priority, but IDLE waits a bounded time. */
+/*
+ * Pick the class to serve: strict priority, but IDLE waits a bounded time.
+ * The times come slightly out of order (a preempting request's own start
+ * time, a plug's cached clock): one earlier than the last stamp has waited
+ * for nothing, and does not move the stamp back.
+ */
 static int bq_pick_class(struct bq_sched *sd, u64 now_ns)
 {
+	s64 waited = now_ns - sd->idle_class_served_ns;
 	int class;
 
 	if (!sd->tree[BQ_CLASS_IDLE].nr_active) {
-		sd->idle_class_served_ns = now_ns;
-	} else if (now_ns - sd->idle_class_served_ns > sd->idle_class_wait_ns) {
+		if (waited > 0)
+			sd->idle_class_served_ns = now_ns;
+	} else if (waited > 0 && (u64)waited > sd->idle_class_wait_ns) {
 		sd->idle_class_served_ns = now_ns;
 		return BQ_CLASS_IDLE;
 	}

@@ -627,6 +627,36 @@ static void wf2q_test_class_priority(struct kunit *test)
 	wq_check(test, env, 0, "classes");
 }
 
+/*
+ * A time earlier than the last the IDLE class was stamped at (a preempting
+ * request's start time, a plug's cached clock) has not waited past the
+ * bound: BE is served, and the bound still counts from the later stamp.
+ */
+static void wf2q_test_idle_bound_stale_time(struct kunit *test)
+{
+	struct wq_env *env = wq_env_new(test, 11);
+	struct bq_entity *be = &env->leaf[0], *idle = &env->leaf[1];
+
+	env->root.idle_class_wait_ns = 1000;
+	bq_entity_init(be, &env->root, 100, BQ_CLASS_BE);
+	bq_entity_init(idle, &env->root, 100, BQ_CLASS_IDLE);
+	be->budget = idle->budget = 64;
+	bq_activate(be, false, false);
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 50000), be);
+	bq_expire(be, true);
+	bq_activate(idle, false, false);
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 49990), be);
+	bq_expire(be, true);
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 50900), be);
+	bq_expire(be, true);
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 51001), idle);
+	bq_expire(idle, false);
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 51100), be);
+	bq_expire(be, false);
+	KUNIT_EXPECT_NULL(test, bq_select(&env->root, 51200));
+	wq_check(test, env, 0, "idle bound, stale time");
+}
+
 /* A class change applies at the next activation, in the new class's tree. */
 static void wf2q_test_class_change(struct kunit *test)
 {
@@ -901,6 +931,7 @@ static struct kunit_case wf2q_cases[] = {
 	KUNIT_CASE(wf2q_test_weight_change),
 	KUNIT_CASE(wf2q_test_class_priority),
 	KUNIT_CASE(wf2q_test_class_change),
+	KUNIT_CASE(wf2q_test_idle_bound_stale_time),
 	KUNIT_CASE(wf2q_test_hier_activation),
 	KUNIT_CASE(wf2q_test_peek_near),
 	KUNIT_CASE(wf2q_test_resume),
