@@ -243,7 +243,7 @@ struct bq_weight_counts {
 	unsigned int distinct;		/* slots with a non-zero count */
 	unsigned int overflow;		/* queues that found no slot */
 	unsigned int queues;		/* queues counted, in all */
-	unsigned int raised;		/* of which raised */
+	unsigned int raised;		/* of which raised; read lockless */
 };
 
 /* Per device scheduler data: elevator_queue->elevator_data. */

@@ -118,8 +118,9 @@ static int bq_stats_show(void *data, struct seq_file *m)
 			   bqd->expirations[i]);
 	seq_printf(m, "idle_started %llu\nidle_timeouts %llu\nkept_resumes %llu\n",
 		   bqd->idle_started, bqd->idle_timeouts, bqd->kept_resumes);
-	seq_printf(m, "preemptions %llu\nraised_queues %u\nlarge_bursts %llu\n",
-		   bqd->preemptions, bqd->wr_queues, bqd->large_bursts);
+	seq_printf(m, "preemptions %llu\nraised_queues %u\nraised_busy %u\nlarge_bursts %llu\n",
+		   bqd->preemptions, bqd->wr_queues, bqd->weights.raised,
+		   bqd->large_bursts);
 	seq_printf(m, "active_weights %u\nsymmetric %d\n",
 		   bqd->weights.distinct, bq_symmetric(bqd));
 	seq_printf(m, "injections %llu\ninjected_in_driver %u\n",

@@ -121,10 +121,8 @@ static void bq_weight_raised(struct bqd *bqd, struct bq_queue *bqq,
 	if (bqq->counted_raised == raised)
 		return;
 	bqq->counted_raised = raised;
-	if (raised)
-		bqd->weights.raised++;
-	else
-		bqd->weights.raised--;
+	/* Read without the lock by bq_limit_depth(). */
+	WRITE_ONCE(bqd->weights.raised, bqd->weights.raised + (raised ? 1 : -1));
 }
 
 /* The slow path of bq_weight_count(): something to count or recount. */
