@@ -47,7 +47,7 @@ struct bq_group {
 	struct blkg_policy_data pd;	/* first: rwstat files use offsets */
 	struct bq_entity entity;	/* in the parent's trees */
 	struct bq_sched sched;		/* the children */
-	struct bqd *bqd;		/* set by pd_init */
+	struct bqd *bqd;		/* set by pd_online */
 	struct bq_group *parent;	/* referenced; NULL: the root */
 	struct list_head node;		/* on bqd->groups */
 	u64 cgroup_id;			/* for debugfs: the cgroup's inode */
@@ -287,17 +287,19 @@ static struct blkg_policy_data *bq_pd_alloc(struct gendisk *disk,
 }
 
 /*
- * Link a new group under its parent's (initialized first: the core creates
- * and initializes blkgs parents first).  Runs under q->queue_lock.
+ * Link a new group under its parent's (online first: the core creates and
+ * onlines blkgs parents first).  Not at pd_init: the core may fail to
+ * insert a blkg after its pd_init, and free it through a work item that
+ * elevator teardown does not wait for; only a blkg it inserted goes online,
+ * and is reached by teardown (blkcg_deactivate_policy()).  Runs under
+ * q->queue_lock and blkcg->lock.
  */
-static void bq_pd_init(struct blkg_policy_data *pd)
+static void bq_group_link(struct bqd *bqd, struct bq_group *bqg,
+			  struct blkcg_gq *blkg)
 {
-	struct blkcg_gq *blkg = pd_to_blkg(pd);
-	struct bqd *bqd = blkg->q->elevator->elevator_data;
-	struct bq_group *bqg = bq_pd_group(pd), *parent = NULL;
-	unsigned long flags;
+	struct bq_group *parent = NULL;
 
-	spin_lock_irqsave(&bqd->lock, flags);
+	lockdep_assert_held(&bqd->lock);
 	bqg->bqd = bqd;
 	bqg->cgroup_id = cgroup_id(blkg->blkcg->css.cgroup);
 	bqg->root = !blkg->parent;
@@ -317,7 +319,6 @@ static void bq_pd_init(struct blkg_policy_data *pd)
 	bqd->live_groups++;
 	if (bqg->root)
 		bqd->root_group = bqg;
-	spin_unlock_irqrestore(&bqd->lock, flags);
 }
 
 static void bq_group_set_weights(struct bq_group *bqg, unsigned int dflt,
@@ -335,14 +336,17 @@ static void bq_group_set_weights(struct bq_group *bqg, unsigned int dflt,
  */
 static void bq_pd_online(struct blkg_policy_data *pd)
 {
+	struct blkcg_gq *blkg = pd_to_blkg(pd);
+	struct bqd *bqd = blkg->q->elevator->elevator_data;
 	struct bq_group *bqg = bq_pd_group(pd);
 	unsigned long flags;
 
-	spin_lock_irqsave(&bqg->bqd->lock, flags);
+	spin_lock_irqsave(&bqd->lock, flags);
+	bq_group_link(bqd, bqg, blkg);
 	bqg->online = true;
-	bq_group_set_weights(bqg, bq_cgroup_weight(pd_to_blkg(pd)->blkcg),
+	bq_group_set_weights(bqg, bq_cgroup_weight(blkg->blkcg),
 			     bqg->dev_weight);
-	spin_unlock_irqrestore(&bqg->bqd->lock, flags);
+	spin_unlock_irqrestore(&bqd->lock, flags);
 }
 
 /* The cgroup is going away, or the scheduler: no new queue joins. */
@@ -363,7 +367,7 @@ static void bq_pd_free(struct blkg_policy_data *pd)
 	struct bqd *bqd = bqg->bqd;
 	unsigned long flags;
 
-	if (!bqd) {		/* allocated, never initialized */
+	if (!bqd) {		/* allocated, never online */
 		blkg_rwstat_exit(&bqg->bytes);
 		blkg_rwstat_exit(&bqg->ios);
 		kfree(bqg);
@@ -371,11 +375,6 @@ static void bq_pd_free(struct blkg_policy_data *pd)
 	}
 	spin_lock_irqsave(&bqd->lock, flags);
 	bqg->online = false;
-	/*
-	 * Dropped at offline, but a blkg whose creation failed after its
-	 * pd_init is freed without going offline: an async queue left here
-	 * would keep the group forever.
-	 */
 	bq_async_table_drop(&bqg->async);
 	bq_group_put(bqd, bqg);
 	spin_unlock_irqrestore(&bqd->lock, flags);
@@ -562,7 +561,6 @@ static struct blkcg_policy bq_blkcg_policy = {
 	.cpd_alloc_fn	= bq_cpd_alloc,
 	.cpd_free_fn	= bq_cpd_free,
 	.pd_alloc_fn	= bq_pd_alloc,
-	.pd_init_fn	= bq_pd_init,
 	.pd_online_fn	= bq_pd_online,
 	.pd_offline_fn	= bq_pd_offline,
 	.pd_free_fn	= bq_pd_free,
