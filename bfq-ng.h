@@ -318,6 +318,7 @@ struct bqd {
 	u64 idle_started;
 	u64 idle_timeouts;
 	u64 kept_resumes;			/* kept slots that went on */
+	u64 requeues;				/* requests requeued after dispatch */
 	u64 injections;				/* requests injected */
 	u64 inject_samples[2];			/* probes: [0] alone, [1] beside injected */
 	u64 inject_lowered;			/* limits lowered by a slow probe */
@@ -471,6 +472,7 @@ void bq_wr_end_all(struct bqd *bqd);
 unsigned int bq_wr_duration_ms(const struct bqd *bqd);
 void __bq_weight_count(struct bqd *bqd, struct bq_queue *bqq);
 void bq_weight_uncount(struct bqd *bqd, struct bq_queue *bqq);
+int bq_weights_check(struct bqd *bqd, char *why, size_t len);
 void bq_wr_restore(struct bqd *bqd, struct bq_queue *bqq,
 		   const struct bq_saved_state *saved, u64 now_ns);
 

@@ -116,8 +116,9 @@ static int bq_stats_show(void *data, struct seq_file *m)
 	for (i = 0; i < BQ_NR_EXPIRE_REASONS; i++)
 		seq_printf(m, "expired_%s %llu\n", bq_expire_names[i],
 			   bqd->expirations[i]);
-	seq_printf(m, "idle_started %llu\nidle_timeouts %llu\nkept_resumes %llu\n",
-		   bqd->idle_started, bqd->idle_timeouts, bqd->kept_resumes);
+	seq_printf(m, "idle_started %llu\nidle_timeouts %llu\nkept_resumes %llu\nrequeues %llu\n",
+		   bqd->idle_started, bqd->idle_timeouts, bqd->kept_resumes,
+		   bqd->requeues);
 	seq_printf(m, "preemptions %llu\nraised_queues %u\nraised_busy %u\nlarge_bursts %llu\n",
 		   bqd->preemptions, bqd->wr_queues, bqd->weights.raised,
 		   bqd->large_bursts);
@@ -150,6 +151,8 @@ static int bq_check_show(void *data, struct seq_file *m)
 	ret = bq_check(&bqd->root, why, sizeof(why));
 	if (!ret)
 		ret = bq_groups_check(bqd, why, sizeof(why));
+	if (!ret)
+		ret = bq_weights_check(bqd, why, sizeof(why));
 	spin_unlock_irq(&bqd->lock);
 	seq_printf(m, "%s\n", ret ? why : "ok");
 	return 0;

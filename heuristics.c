@@ -151,6 +151,56 @@ void bq_weight_uncount(struct bqd *bqd, struct bq_queue *bqq)
 	bq_group_pending(bqd, bqq->group, -1);
 }
 
+/*
+ * debugfs "check": a queue is counted while it has I/O queued or in the
+ * driver, or is in service, and only then; the totals are the queues'.
+ */
+static int bq_weight_check_one(struct bqd *bqd, struct bq_queue *bqq,
+			       unsigned int *queues, unsigned int *raised,
+			       char *why, size_t len)
+{
+	bool busy = bqq->queued || bqq->dispatched || bqq == bqd->serving;
+
+	if (bqq->counted_weight && !busy) {
+		snprintf(why, len, "queue %d counted in the weights with no I/O",
+			 bqq->pid);
+		return -EINVAL;
+	}
+	if (!bqq->counted_weight && (bqq->queued || bqq->dispatched)) {
+		snprintf(why, len, "queue %d with I/O not counted in the weights",
+			 bqq->pid);
+		return -EINVAL;
+	}
+	*queues += !!bqq->counted_weight;
+	*raised += bqq->counted_weight && bqq->counted_raised;
+	return 0;
+}
+
+int bq_weights_check(struct bqd *bqd, char *why, size_t len)
+{
+	unsigned int queues = 0, raised = 0;
+	struct bq_queue *bqq;
+	int ret;
+
+	lockdep_assert_held(&bqd->lock);
+	ret = bq_weight_check_one(bqd, &bqd->oom_queue, &queues, &raised,
+				  why, len);
+	list_for_each_entry(bqq, &bqd->all_queues, all_node) {
+		if (ret)
+			return ret;
+		ret = bq_weight_check_one(bqd, bqq, &queues, &raised, why, len);
+	}
+	if (ret)
+		return ret;
+	if (queues != bqd->weights.queues || raised != bqd->weights.raised) {
+		snprintf(why, len, "weights count %u queues, %u raised; the queues say %u, %u",
+			 bqd->weights.queues, bqd->weights.raised, queues,
+			 raised);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------ raising */
 
 static void bq_wr_set(struct bqd *bqd, struct bq_queue *bqq,
