@@ -925,23 +925,35 @@ struct request *bq_dispatch(struct bqd *bqd, u64 now_ns)
 }
 
 /*
- * The last request of @bqq in the driver was requeued: it comes back at the
- * head of the dispatch list, in no queue, and no completion of @bqq's will
- * follow.  Idled for meanwhile (bq_serving_queue() arms no timer while the
- * queue has requests in the driver), @bqq would hold the device until its
- * next request, or for good if its processes are gone: the wait starts now,
- * or the queue leaves service.
+ * @bqq has nothing queued or in the driver any more: its last request
+ * completed, or was requeued (it comes back at the head of the dispatch
+ * list, in no queue, and no completion of @bqq's follows).
  */
-static void bq_requeued_empty(struct bqd *bqd, struct bq_queue *bqq)
+static void bq_emptied(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
 {
 	lockdep_assert_held(&bqd->lock);
-	if (bqq != bqd->serving || !bqd->idling || bqq->queued ||
-	    bqq->dispatched)
+	/* The queue in service stays counted until it leaves service. */
+	if (bqq != bqd->serving) {
+		bq_weight_uncount(bqd, bqq);
 		return;
-	if (bq_orphaned(bqq))
-		bq_expire_serving(bqd, BQ_EXP_EMPTY, ktime_get_ns());
-	else
+	}
+	/*
+	 * The queue in service: wait for its next request (bq_serving_queue()
+	 * arms no timer while it has requests in the driver); or, alone, keep
+	 * it until the next request of any queue decides
+	 * (bq_queue_will_get()), its exit or teardown; or let it go now, the
+	 * others' requests waiting, or its process gone.
+	 */
+	if (bq_should_idle(bqd, bqq)) {
+		bqd->idling = true;
 		bq_arm_idle_timer(bqd, bqq);
+	} else if (!bqd->queued && !bq_orphaned(bqq)) {
+		bq_stop_idling(bqd);	/* started with requests in the driver */
+		bqd->kept = true;
+		bqd->kept_ns = now_ns;
+	} else {
+		bq_expire_serving(bqd, BQ_EXP_EMPTY, now_ns);
+	}
 }
 
 /* @rq of @bqq left the driver (completed, or requeued when !now_ns). */
@@ -957,7 +969,9 @@ static void bq_completed(struct bqd *bqd, struct bq_queue *bqq,
 			bq_inject_learn(bqd, bqq, now_ns - bqd->probe_ns);
 	}
 	if (!now_ns) {
-		bq_requeued_empty(bqd, bqq);
+		bqd->requeues++;
+		if (!bqq->queued && !bqq->dispatched)
+			bq_emptied(bqd, bqq, ktime_get_ns());
 		return;
 	}
 	bq_rate_sample(bqd, rq, now_ns);
@@ -977,26 +991,7 @@ static void bq_completed(struct bqd *bqd, struct bq_queue *bqq,
 	if (bqq->queued || bqq->dispatched)
 		return;
 	bq_wr_went_idle(bqd, bqq, now_ns);
-	/* The queue in service stays counted until it leaves service. */
-	if (bqq != bqd->serving) {
-		bq_weight_uncount(bqd, bqq);
-		return;
-	}
-	/*
-	 * The queue in service has nothing queued or in flight: wait for its
-	 * next request; or, alone, keep it until the next request of any
-	 * queue decides (bq_queue_will_get()), its exit or teardown; or let
-	 * it go now, the others' requests waiting, or its process gone.
-	 */
-	if (bq_should_idle(bqd, bqq)) {
-		bqd->idling = true;
-		bq_arm_idle_timer(bqd, bqq);
-	} else if (!bqd->queued && !bq_orphaned(bqq)) {
-		bqd->kept = true;
-		bqd->kept_ns = now_ns;
-	} else {
-		bq_expire_serving(bqd, BQ_EXP_EMPTY, now_ns);
-	}
+	bq_emptied(bqd, bqq, now_ns);
 }
 
 /*
