@@ -1056,8 +1056,13 @@ static enum hrtimer_restart bq_idle_timer_fn(struct hrtimer *timer)
 	bool run = false;
 
 	spin_lock_irqsave(&bqd->lock, flags);
-	if (bqd->idling && bqd->serving && !bqd->serving->queued &&
-	    !bqd->serving->dispatched) {
+	/*
+	 * Queued again: while this run waited for the lock, the wait it was
+	 * for ended (bq_stop_idling() cannot cancel a running timer) and a
+	 * new one began, which the new expiry ends.
+	 */
+	if (!hrtimer_is_queued(timer) && bqd->idling && bqd->serving &&
+	    !bqd->serving->queued && !bqd->serving->dispatched) {
 		bqd->idle_timeouts++;
 		set_bit(BQ_IDLED_IN_VAIN, &bqd->serving->flags);
 		trace_bfq_ng_idle(BQ_TRACE_DEV(bqd), bqd->serving->pid, true);
