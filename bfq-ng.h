@@ -740,4 +740,16 @@ static inline bool bq_symmetric(const struct bqd *bqd)
 	       bqd->active_groups <= 1;
 }
 
+/*
+ * The share of each tag word async requests may take now (limit_depth,
+ * lockless): half of it while a raised queue has I/O queued or in flight,
+ * or is in service.  A raised queue gone idle does not count: its raising
+ * ends only at its next activation, and its process may live on idle.
+ */
+static inline unsigned int bq_async_depth_now(const struct bqd *bqd)
+{
+	return READ_ONCE(bqd->weights.raised) ?
+	       READ_ONCE(bqd->async_depth_raised) : READ_ONCE(bqd->async_depth);
+}
+
 #endif /* BFQNG_H */

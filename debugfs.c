@@ -47,8 +47,9 @@ static int bq_state_show(void *data, struct seq_file *m)
 		   bqd->queued, bqd->in_driver, bqd->max_in_driver);
 	seq_printf(m, "peak_rate_sectors_per_s %llu\nmax_budget_sectors %llu\n",
 		   bqd->peak_rate, bqd->max_budget);
-	seq_printf(m, "async_depth %u\nrotational %d\nhw_tag %d\n",
-		   bqd->async_depth, bqd->rotational, bqd->hw_tag);
+	seq_printf(m, "async_depth %u\nasync_depth_now %u\nrotational %d\nhw_tag %d\n",
+		   bqd->async_depth, bq_async_depth_now(bqd), bqd->rotational,
+		   bqd->hw_tag);
 	spin_unlock_irq(&bqd->lock);
 	return 0;
 }

@@ -189,15 +189,8 @@ static void bq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 
 	if (op_is_sync(opf) && !op_is_write(opf))
 		return;
-	/*
-	 * While a raised queue has I/O queued or in flight, async writes get
-	 * half of that.  A raised queue gone idle does not count: its raising
-	 * ends only at its next activation, and its process may live on idle.
-	 */
-	if (!op_is_sync(opf) && READ_ONCE(bqd->weights.raised))
-		data->shallow_depth = READ_ONCE(bqd->async_depth_raised);
-	else
-		data->shallow_depth = READ_ONCE(bqd->async_depth);
+	data->shallow_depth = op_is_sync(opf) ? READ_ONCE(bqd->async_depth) :
+						bq_async_depth_now(bqd);
 }
 
 static void bq_depth_updated(struct blk_mq_hw_ctx *hctx)
