@@ -932,6 +932,7 @@ struct request *bq_dispatch(struct bqd *bqd, u64 now_ns)
 static void bq_emptied(struct bqd *bqd, struct bq_queue *bqq, u64 now_ns)
 {
 	lockdep_assert_held(&bqd->lock);
+	bq_wr_went_idle(bqd, bqq, now_ns);
 	/* The queue in service stays counted until it leaves service. */
 	if (bqq != bqd->serving) {
 		bq_weight_uncount(bqd, bqq);
@@ -990,7 +991,6 @@ static void bq_completed(struct bqd *bqd, struct bq_queue *bqq,
 		bq_start_slot_clock(bqd, bqq, now_ns);
 	if (bqq->queued || bqq->dispatched)
 		return;
-	bq_wr_went_idle(bqd, bqq, now_ns);
 	bq_emptied(bqd, bqq, now_ns);
 }
 
