@@ -644,6 +644,9 @@ static void wf2q_test_idle_bound_stale_time(struct kunit *test)
 	bq_activate(be, false, false);
 	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 50000), be);
 	bq_expire(be, true);
+	/* With IDLE inactive, an earlier time does not move the stamp back. */
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 49000), be);
+	bq_expire(be, true);
 	bq_activate(idle, false, false);
 	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 49990), be);
 	bq_expire(be, true);
