@@ -438,6 +438,7 @@ void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 struct request *bq_dispatch(struct bqd *bqd, u64 now_ns);
 void bq_queue_lost_request(struct bqd *bqd, struct bq_queue *bqq);
 void bq_queue_exited(struct bqd *bqd, struct bq_queue *bqq);
+int bq_serving_check(struct bqd *bqd, char *why, size_t len);
 void bq_waker_forget(struct bqd *bqd, struct bq_queue *bqq);
 void bq_release_request(struct request *rq, bool requeue);
 void __bq_update_work_ready(struct bqd *bqd);

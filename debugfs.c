@@ -154,6 +154,8 @@ static int bq_check_show(void *data, struct seq_file *m)
 		ret = bq_groups_check(bqd, why, sizeof(why));
 	if (!ret)
 		ret = bq_weights_check(bqd, why, sizeof(why));
+	if (!ret)
+		ret = bq_serving_check(bqd, why, sizeof(why));
 	spin_unlock_irq(&bqd->lock);
 	seq_printf(m, "%s\n", ret ? why : "ok");
 	return 0;

@@ -1035,6 +1035,29 @@ void bq_release_request(struct request *rq, bool requeue)
 		blk_mq_run_hw_queues(bqd->queue, true);
 }
 
+/*
+ * debugfs "check": a queue in service with nothing queued or in the driver
+ * is waited for, with the timer set, or kept; else nothing would end its
+ * slot but the next request, and the device could sit held for it.
+ */
+int bq_serving_check(struct bqd *bqd, char *why, size_t len)
+{
+	struct bq_queue *bqq = bqd->serving;
+
+	lockdep_assert_held(&bqd->lock);
+	if (!bqq || bqq->queued || bqq->dispatched)
+		return 0;
+	if (bqd->idling && !hrtimer_active(&bqd->idle_timer))
+		snprintf(why, len, "queue %d waited for with no I/O and no timer",
+			 bqq->pid);
+	else if (!bqd->idling && !bqd->kept)
+		snprintf(why, len, "queue %d in service with no I/O, neither waited for nor kept",
+			 bqq->pid);
+	else
+		return 0;
+	return -EINVAL;
+}
+
 /* The process of @bqq is gone: do not hold the device for it. */
 void bq_queue_exited(struct bqd *bqd, struct bq_queue *bqq)
 {
