@@ -176,12 +176,10 @@ fio_readers() {
 	fio "${args[@]}" >/dev/null
 }
 
-# scsi_debug_disk SIZE_MB [PARAM=VAL...]: load scsi_debug (and sd_mod: no
-# udev here to load it) with one disk of SIZE_MB and print its name.
+# scsi_debug_disk SIZE_MB: load scsi_debug (and sd_mod: no udev here to load
+# it) with one disk of SIZE_MB and print its name.
 scsi_debug_disk() {
-	local size=$1
-	shift
-	modprobe sd_mod && modprobe scsi_debug dev_size_mb="$size" "$@" || return 1
+	modprobe sd_mod && modprobe scsi_debug dev_size_mb="$1" || return 1
 	local d i
 	for ((i = 0; i < 100; i++)); do
 		for d in /sys/block/sd*; do
