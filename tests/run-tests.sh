@@ -30,6 +30,11 @@
 #  - a double fault in the core kernel, with no module in its RIP or trace:
 #    QEMU 7.2's TCG raised two in kmem_cache_alloc's cmpxchg16b (garbage
 #    EFLAGS) in eight icount boots, one at boot before any module loaded.
+#    Also one whose RIP is in the core kernel and whose saved EFLAGS has a
+#    bit no x86-64 CPU can hold (a reserved bit set, or bit 1 clear), with
+#    in-tree modules in its trace but no out-of-tree one: multi-threaded
+#    TCG raised two at kmem_cache_alloc_noprof+0x6b on 2026-12-07 (EFLAGS
+#    4ea2c282 under aio, c0478f02 under ext4's fsync).
 #    A stack overflow says "stack guard page", not this, and is counted.
 # The file that was running then runs again, in full, in the new VM; its
 # failures from the first attempt still count.

@@ -3,8 +3,9 @@
 # Host side, VMs of its own: the harness (tests/run-tests.sh) after a guest
 # kernel death.  The console-log classifier excuses only the kernel's
 # warning about a single-step trap in kernel mode and an int3 Oops or a
-# double fault in the core kernel with no module in it (emulator faults),
-# each alone in the log;
+# double fault in the core kernel with no module in it, or with an EFLAGS
+# no CPU can hold and no out-of-tree module in it (emulator faults), each
+# alone in the log;
 # then, in small VM runs of tests/harness/ (1-first, 2-fault, 3-after) with
 # tests/harness/fault/bfqng_fault.ko loaded in the guest:
 #  - a stray single-step trap on the first boot: 2-fault runs again in a
@@ -81,6 +82,25 @@ check_eq "a double fault in our module: counted" \
 	"$(oops_class n "$(df 'bq_insert+0x9/0x190 [bfq_ng]' process_one_work+0x18d/0x3a0)")" counted
 check_eq "a double fault after our WARN: counted" "$(oops_class o "$ours
 $(df kmem_cache_alloc_noprof+0x9a/0x2f0 mempool_alloc_noprof+0x6e/0x180)")" counted
+# A double fault whose EFLAGS no CPU can hold (reserved bits set; CI's,
+# shortened, with ext4 in the trace): excused with in-tree modules in the
+# trace, counted with a sane EFLAGS or with an out-of-tree module (ours).
+dfl() { # dfl EFLAGS TRACE-SYMBOL
+	df kmem_cache_alloc_noprof+0x6b/0x2f0 "$2" |
+		sed "/RIP: 0010:/a [  181.5] RSP: 0018:ff676c5e0159b7b0 EFLAGS: $1"
+}
+check_eq "a double fault, EFLAGS c0478f02, ext4 in its trace: excused" \
+	"$(oops_class p "$(dfl c0478f02 'ext4_init_io_end+0x1f/0x50 [ext4]')")" excused
+check_eq "the same with EFLAGS 00010246: counted" \
+	"$(oops_class q "$(dfl 00010246 'ext4_init_io_end+0x1f/0x50 [ext4]')")" counted
+check_eq "the same with EFLAGS 00000000 (bit 1 clear, also impossible): excused" \
+	"$(oops_class q2 "$(dfl 00000000 'ext4_init_io_end+0x1f/0x50 [ext4]')")" excused
+check_eq "EFLAGS c0478f02 with bfq_ng(OE) in its trace: counted" \
+	"$(oops_class r "$(dfl c0478f02 'bq_insert+0x1/0x2 [bfq_ng]')")" counted
+check_eq "EFLAGS c0478f02 in our module: counted" \
+	"$(oops_class s "$(dfl c0478f02 x+0x1/0x2 | sed 's/kmem_cache_alloc_noprof+0x6b\/0x2f0/bq_insert+0x1\/0x2 [bfq_ng]/')")" counted
+check_eq "EFLAGS c0478f02 with its RIP in an in-tree module (ext4): counted" \
+	"$(oops_class t "$(dfl c0478f02 x+0x1/0x2 | sed 's/kmem_cache_alloc_noprof+0x6b\/0x2f0/ext4_bio_write_folio+0x1\/0x2 [ext4]/')")" counted
 check_eq "oops_brief: the first splat's RIP and call trace, on one line" "$(oops_brief "$tmp/g.log")" \
 	"RIP: 0010:bq_dispatch+0x9/0x190 [bfq_ng] | trace: update_rq_clock+0x35/0x1a0 < process_one_work+0x18d/0x3a0"
 

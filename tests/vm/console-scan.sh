@@ -9,7 +9,9 @@
 #                     and panic_on_warn panic that follow it); see run-tests.sh
 #   stray_oops LOG KIND  true when the kernel's only splat is an "Oops: KIND"
 #                     (int3, double fault) in kernel mode with no module code
-#                     in it, RIP or trace (and the panic that follows); see
+#                     in it, RIP or trace (and the panic that follows), or a
+#                     double fault in the core kernel whose EFLAGS no CPU can
+#                     hold, with no out-of-tree module in its trace; see
 #                     run-tests.sh
 #   emulator_fault LOG  says which of the three the log holds, or fails
 #   oops_brief LOG    the first splat's RIP and call trace on one line
@@ -43,7 +45,36 @@ stray_oops() {
 	head -n 1 <<<"$hits" | grep -q -E "Oops: $2: [0-9a-f]+ \[#1\]" &&
 		! tail -n +2 <<<"$hits" | grep -q -v -E "$OOPS_TAIL_RE" || return 1
 	oops=$(sed -n "/Oops: $2: /,\$p" "$1")
-	grep -a -q 'RIP: 0010:' <<<"$oops" && ! grep -a -q -E "$MODULE_SYM_RE" <<<"$oops"
+	grep -a -q 'RIP: 0010:' <<<"$oops" || return 1
+	! grep -a -q -E "$MODULE_SYM_RE" <<<"$oops" && return 0
+	[ "$2" = 'double fault' ] && impossible_eflags "$oops" &&
+		! grep -a 'RIP: 0010:' <<<"$oops" | grep -a -q -E "$MODULE_SYM_RE" &&
+		! trace_has_oot_module "$oops"
+}
+
+# impossible_eflags OOPS: true when the first EFLAGS the Oops text shows
+# has a bit set that an x86-64 CPU in long mode always holds clear
+# (reserved bits 3, 5, 15 and 22-31, or VM, bit 17) or bit 1 clear.  The
+# CPU itself writes that word into the exception frame, so such a value is
+# proof that the emulator's state was wrong, whatever code was running.
+impossible_eflags() {
+	local fl
+	fl=$(grep -a -o -m 1 -E 'EFLAGS: [0-9a-f]+' <<<"$1" | cut -d' ' -f2)
+	[ -n "$fl" ] || return 1
+	fl=$((16#$fl))
+	((fl & 0xffffffffffc28028 || !(fl & 2)))
+}
+
+# trace_has_oot_module OOPS: true when a module named in the Oops' RIP or
+# trace is out of tree ("name(O...)" in "Modules linked in"): ours, or a
+# test module.
+trace_has_oot_module() {
+	local m oot
+	oot=$(grep -a -m 1 'Modules linked in:' <<<"$1" | grep -a -o -E '[A-Za-z0-9_]+\([A-Z]*O[A-Z]*\)' | cut -d'(' -f1)
+	for m in $(grep -a -o -E "$MODULE_SYM_RE" <<<"$1" | sed -E 's/.*\[([A-Za-z0-9_]+)\]$/\1/' | sort -u); do
+		grep -q -x -F "$m" <<<"$oot" && return 0
+	done
+	return 1
 }
 
 emulator_fault() {
@@ -52,7 +83,7 @@ emulator_fault() {
 	elif stray_oops "$1" int3; then
 		echo "an int3 trap in the core kernel's text, away from any module (text patching the emulator missed)"
 	elif stray_oops "$1" 'double fault'; then
-		echo "a double fault in the core kernel, away from any module (as QEMU 7.2's TCG raised in kmem_cache_alloc, once before any module was loaded)"
+		echo "a double fault in the core kernel, away from any module or with an EFLAGS no CPU can hold (as QEMU 7.2's TCG raised in kmem_cache_alloc, once before any module was loaded)"
 	else
 		return 1
 	fi
