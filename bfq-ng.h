@@ -319,6 +319,7 @@ struct bqd {
 	u64 idle_timeouts;
 	u64 kept_resumes;			/* kept slots that went on */
 	u64 requeues;				/* requests requeued after dispatch */
+	u64 empty_dispatches;			/* has_work said yes, none given */
 	u64 injections;				/* requests injected */
 	u64 inject_samples[2];			/* probes: [0] alone, [1] beside injected */
 	u64 inject_lowered;			/* limits lowered by a slow probe */
@@ -442,6 +443,7 @@ int bq_serving_check(struct bqd *bqd, char *why, size_t len);
 void bq_waker_forget(struct bqd *bqd, struct bq_queue *bqq);
 void bq_release_request(struct request *rq, bool requeue);
 void __bq_update_work_ready(struct bqd *bqd);
+void bq_decide_idling(struct bqd *bqd);
 void bq_update_max_budget(struct bqd *bqd);
 extern const char *const bq_expire_names[BQ_NR_EXPIRE_REASONS];
 

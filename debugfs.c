@@ -117,9 +117,9 @@ static int bq_stats_show(void *data, struct seq_file *m)
 	for (i = 0; i < BQ_NR_EXPIRE_REASONS; i++)
 		seq_printf(m, "expired_%s %llu\n", bq_expire_names[i],
 			   bqd->expirations[i]);
-	seq_printf(m, "idle_started %llu\nidle_timeouts %llu\nkept_resumes %llu\nrequeues %llu\n",
+	seq_printf(m, "idle_started %llu\nidle_timeouts %llu\nkept_resumes %llu\nrequeues %llu\nempty_dispatches %llu\n",
 		   bqd->idle_started, bqd->idle_timeouts, bqd->kept_resumes,
-		   bqd->requeues);
+		   bqd->requeues, bqd->empty_dispatches);
 	seq_printf(m, "preemptions %llu\nraised_queues %u\nraised_busy %u\nlarge_bursts %llu\n",
 		   bqd->preemptions, bqd->wr_queues, bqd->weights.raised,
 		   bqd->large_bursts);

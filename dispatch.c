@@ -211,6 +211,18 @@ static struct bq_queue *bq_waker_ready(const struct bqd *bqd)
 	return waker;
 }
 
+/* A queue bq_inject() may take a request from now, other than a waker. */
+static struct bq_entity *bq_injectable(const struct bqd *bqd)
+{
+	return bq_may_inject(bqd) ? bq_peek_near(&bqd->serving->entity) : NULL;
+}
+
+/*
+ * has_work must not let in a call for a request that gets none: blk-mq
+ * then runs the queue again 3 ms later, and again, for as long as the
+ * device is held idle (with only IDLE-class requests queued, say, which
+ * are never injected).
+ */
 void __bq_update_work_ready(struct bqd *bqd)
 {
 	bool ready;
@@ -218,9 +230,26 @@ void __bq_update_work_ready(struct bqd *bqd)
 	lockdep_assert_held(&bqd->lock);
 	ready = !list_empty(&bqd->dispatch) ||
 		(bqd->queued &&
-		 (!bqd->idling || bq_waker_ready(bqd) || bq_may_inject(bqd)) &&
+		 (!bqd->idling || bq_waker_ready(bqd) || bq_injectable(bqd)) &&
 		 !(bqd->tun.strict_guarantees && bqd->in_driver));
 	WRITE_ONCE(bqd->work_ready, ready);
+}
+
+/*
+ * The queue in service has requests in the driver and none queued, and
+ * others have: decide now, as the next dispatch would (bq_serving_queue()),
+ * whether the device waits for it, so that has_work does not let that
+ * dispatch in only to get nothing.  Its completion decides again
+ * (bq_emptied()).
+ */
+void bq_decide_idling(struct bqd *bqd)
+{
+	struct bq_queue *bqq = bqd->serving;
+
+	lockdep_assert_held(&bqd->lock);
+	if (bqq && !bqd->idling && bqd->queued && !bqq->queued &&
+	    bqq->dispatched && bq_should_idle(bqd, bqq))
+		bqd->idling = true;
 }
 
 /* max_budget in effect: the tunable, or peak rate times timeout_sync. */
@@ -868,9 +897,7 @@ static struct request *bq_inject(struct bqd *bqd, u64 now_ns)
 	if (bqq) {
 		bqd->waker_injections++;
 	} else {
-		if (!bq_may_inject(bqd))
-			return NULL;
-		entity = bq_peek_near(&bqd->serving->entity);
+		entity = bq_injectable(bqd);
 		if (!entity)
 			return NULL;
 		bqq = bq_queue_of(entity);
@@ -921,6 +948,7 @@ struct request *bq_dispatch(struct bqd *bqd, u64 now_ns)
 		return bqd->idling ? bq_inject(bqd, now_ns) : NULL;
 	rq = bq_next_request(bqq);
 	bq_serve(bqd, bqq, rq, now_ns, false);
+	bq_decide_idling(bqd);
 	return rq;
 }
 

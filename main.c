@@ -116,6 +116,7 @@ static void bq_insert_requests(struct blk_mq_hw_ctx *hctx,
 		list_del_init(&rq->queuelist);
 		__bq_insert_request(bqd, rq, flags);
 	}
+	bq_decide_idling(bqd);
 	bq_update_work_ready(bqd);
 	spin_unlock_irq(&bqd->lock);
 }
@@ -130,6 +131,9 @@ static struct request *bq_dispatch_request(struct blk_mq_hw_ctx *hctx)
 	/* The plug's cached time when there is one, as blk-mq's own stamps. */
 	spin_lock_irq(&bqd->lock);
 	rq = bq_dispatch(bqd, blk_time_get_ns());
+	/* blk-mq runs the queue again in 3 ms when none is given. */
+	if (!rq)
+		bqd->empty_dispatches++;
 	bq_update_work_ready(bqd);
 	spin_unlock_irq(&bqd->lock);
 	return rq;
