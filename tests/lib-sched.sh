@@ -176,6 +176,18 @@ fio_readers() {
 	fio "${args[@]}" >/dev/null
 }
 
+# inject_dev NAME: the device of the injection tests, with bfq-ng on it: a
+# null_blk that serves 32 requests at once in 1 ms each, copying no data
+# (so that the emulated CPU is not what limits), with 64 scheduler tags
+# and low_latency=0 (no raising: weights alone decide whom it idles for).
+inject_dev() {
+	nullb "$1" 2048 irqmode=2 completion_nsec=1000000 hw_queue_depth=32 \
+		memory_backed=0 || return 1
+	echo 0 >"/sys/block/$1/queue/rotational" &&
+		use_sched "$1" bfq-ng 64 &&
+		echo 0 >"/sys/block/$1/queue/iosched/low_latency"
+}
+
 # scsi_debug_disk SIZE_MB: load scsi_debug (and sd_mod: no udev here to load
 # it) with one disk of SIZE_MB and print its name.
 scsi_debug_disk() {

@@ -13,11 +13,7 @@ source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
 
 modprobe bfq-ng || die "bfq-ng"
-nullb ie0 2048 irqmode=2 completion_nsec=1000000 hw_queue_depth=32 \
-	memory_backed=0 || die "null_blk"
-echo 0 >/sys/block/ie0/queue/rotational
-use_sched ie0 bfq-ng 64 || die "select bfq-ng"
-echo 0 >/sys/block/ie0/queue/iosched/low_latency
+inject_dev ie0 || die "null_blk with bfq-ng"
 
 for class in 3 2; do
 	e0=$(bfqng_stat ie0 empty_dispatches) i0=$(bfqng_stat ie0 idle_started)

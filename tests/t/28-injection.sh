@@ -13,13 +13,9 @@ source "$BFQNG_TESTS/lib-sched.sh"
 RUNTIME_S=6
 
 modprobe bfq-ng || die "bfq-ng"
-nullb ij0 2048 irqmode=2 completion_nsec=1000000 hw_queue_depth=32 \
-	memory_backed=0 || die "null_blk"
-echo 0 >/sys/block/ij0/queue/rotational
-use_sched ij0 bfq-ng 64 || die "select bfq-ng"
 # Without raising: the thinker's weight (BE 0 against BE 7) is what makes
 # the device idle for it.
-echo 0 >/sys/block/ij0/queue/iosched/low_latency
+inject_dev ij0 || die "null_blk with bfq-ng"
 
 T=/sys/kernel/tracing
 [ -d "$T/events" ] || mount -t tracefs nodev "$T" || die "tracefs"
