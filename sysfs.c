@@ -147,6 +147,18 @@ static int bq_set_timeout_sync(struct bqd *bqd, unsigned int val)
 }
 
 /*
+ * A tunable may change whether a dispatch would get a request (injection,
+ * strict_guarantees, the end of raising): has_work is told at once, and
+ * the queue run if it now has work, rather than at the next request,
+ * completion or idle timer.
+ */
+static void bq_tunable_changed(struct bqd *bqd, bool was_ready)
+{
+	if (!was_ready && READ_ONCE(bqd->work_ready))
+		blk_mq_run_hw_queues(bqd->queue, true);
+}
+
+/*
  * show and store for one tunable: the value shown, the accepted range, and
  * the setter above.
  */
@@ -162,13 +174,17 @@ static ssize_t bq_##name##_store(struct elevator_queue *e, const char *page,	\
 {										\
 	struct bqd *bqd = bq_of_eq(e);						\
 	unsigned int val;							\
+	bool was_ready;								\
 	int ret = bq_parse(page, min, max, &val);				\
 										\
 	if (ret)								\
 		return ret;							\
 	spin_lock_irq(&bqd->lock);						\
+	was_ready = bqd->work_ready;						\
 	ret = bq_set_##name(bqd, val);						\
+	bq_update_work_ready(bqd);						\
 	spin_unlock_irq(&bqd->lock);						\
+	bq_tunable_changed(bqd, was_ready);					\
 	return ret ? ret : count;						\
 }
 

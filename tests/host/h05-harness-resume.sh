@@ -52,7 +52,7 @@ int3() { # int3 RIP-SYMBOL TRACE-SYMBOL
 		'[  834.2] Workqueue: events clocksource_watchdog_work' \
 		"[  834.2] RIP: 0010:$1" '[  834.2] Call Trace:' '[  834.2]  <TASK>' \
 		'[  834.2]  update_rq_clock+0x35/0x1a0' "[  834.2]  $2" '[  834.2]  </TASK>' \
-		'[  834.2] Modules linked in: bfq_ng(OE) null_blk 9p' \
+		'[  834.2] Modules linked in: bfq_ng(OE) null_blk ext4 9p [last unloaded: scsi_debug]' \
 		'[  834.2] Kernel panic - not syncing: Fatal exception in interrupt'
 }
 oops_class() { # oops_class NAME TEXT
@@ -99,6 +99,12 @@ check_eq "EFLAGS c0478f02 with bfq_ng(OE) in its trace: counted" \
 	"$(oops_class r "$(dfl c0478f02 'bq_insert+0x1/0x2 [bfq_ng]')")" counted
 check_eq "EFLAGS c0478f02 in our module: counted" \
 	"$(oops_class s "$(dfl c0478f02 x+0x1/0x2 | sed 's/kmem_cache_alloc_noprof+0x6b\/0x2f0/bq_insert+0x1\/0x2 [bfq_ng]/')")" counted
+check_eq "EFLAGS c0478f02, an out-of-tree module unloading (OE-) in its trace: counted" \
+	"$(oops_class u "$(dfl c0478f02 'foo_exit+0x1/0x2 [foo_test]' | sed 's/ ext4 9p/ ext4 foo_test(OE-) 9p/')")" counted
+check_eq "EFLAGS c0478f02, ext4 in its trace, no 'Modules linked in' line: counted" \
+	"$(oops_class v "$(dfl c0478f02 'ext4_init_io_end+0x1f/0x50 [ext4]' | grep -v 'Modules linked in')")" counted
+check_eq "EFLAGS c0478f02, a module in its trace that is not in the list: counted" \
+	"$(oops_class w "$(dfl c0478f02 'xfs_end_io+0x1/0x2 [xfs]')")" counted
 check_eq "EFLAGS c0478f02 with its RIP in an in-tree module (ext4): counted" \
 	"$(oops_class t "$(dfl c0478f02 x+0x1/0x2 | sed 's/kmem_cache_alloc_noprof+0x6b\/0x2f0/ext4_bio_write_folio+0x1\/0x2 [ext4]/')")" counted
 check_eq "oops_brief: the first splat's RIP and call trace, on one line" "$(oops_brief "$tmp/g.log")" \

@@ -18,6 +18,10 @@ inject_dev ie0 || die "null_blk with bfq-ng"
 for class in 3 2; do
 	e0=$(bfqng_stat ie0 empty_dispatches) i0=$(bfqng_stat ie0 idle_started)
 	j0=$(bfqng_stat ie0 injections)
+	# A counter missing from debugfs would make every difference 0.
+	for v in "$e0" "$i0" "$j0"; do
+		_is_num "$v" || die "debugfs stats: empty_dispatches, idle_started or injections missing"
+	done
 	fio_readers /tmp/ie.json ie0 5 \
 		"thinker:2:0:--ioengine=psync --iodepth=1 --thinktime=2000" \
 		"greedy:$class:7:--rw=randread --bs=16k --iodepth=4" || die "fio"

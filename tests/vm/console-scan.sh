@@ -49,7 +49,7 @@ stray_oops() {
 	! grep -a -q -E "$MODULE_SYM_RE" <<<"$oops" && return 0
 	[ "$2" = 'double fault' ] && impossible_eflags "$oops" &&
 		! grep -a 'RIP: 0010:' <<<"$oops" | grep -a -q -E "$MODULE_SYM_RE" &&
-		! trace_has_oot_module "$oops"
+		trace_modules_in_tree "$oops"
 }
 
 # impossible_eflags OOPS: true when the first EFLAGS the Oops text shows
@@ -65,16 +65,19 @@ impossible_eflags() {
 	((fl & 0xffffffffffc28028 || !(fl & 2)))
 }
 
-# trace_has_oot_module OOPS: true when a module named in the Oops' RIP or
-# trace is out of tree ("name(O...)" in "Modules linked in"): ours, or a
-# test module.
-trace_has_oot_module() {
-	local m oot
-	oot=$(grep -a -m 1 'Modules linked in:' <<<"$1" | grep -a -o -E '[A-Za-z0-9_]+\([A-Z]*O[A-Z]*\)' | cut -d'(' -f1)
+# trace_modules_in_tree OOPS: true when every module named in the Oops'
+# RIP or trace is listed in its "Modules linked in" line with no O flag
+# (out of tree: ours, or a test module; "OE+" and "OE-" while loading and
+# unloading count too), and none is one of ours by name; false when that
+# line is missing (a dropped or interleaved console line).
+trace_modules_in_tree() {
+	local m list
+	list=$(grep -a -m 1 'Modules linked in:' <<<"$1" | sed -e 's/.*Modules linked in://' -e 's/\[last unloaded:.*//')
+	[ -n "$list" ] || return 1
 	for m in $(grep -a -o -E "$MODULE_SYM_RE" <<<"$1" | sed -E 's/.*\[([A-Za-z0-9_]+)\]$/\1/' | sort -u); do
-		grep -q -x -F "$m" <<<"$oot" && return 0
+		case $m in bfq_ng | bfqng_fault | bfq_ng_kunit | hddsim) return 1 ;; esac
+		grep -q -E "(^| )$m(\([A-NP-Z+-]*\))?( |\$)" <<<"$list" || return 1
 	done
-	return 1
 }
 
 emulator_fault() {
