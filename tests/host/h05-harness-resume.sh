@@ -12,6 +12,10 @@
 #    new VM, and the run passes;
 #  - the same trap on the first two boots: only the first is excused; the
 #    second fails 2-fault, and 3-after still runs, in a third VM;
+#  - the text of a double fault whose EFLAGS no CPU can hold on the first
+#    two boots: both are excused (proof, not likelihood), and the run
+#    passes; the same on the first boot, then the trap: the trap fails
+#    2-fault;
 #  - a WARN: 2-fault fails, with the splat, its RIP and trace, the console
 #    log is kept, and 3-after runs in a new VM;
 #  - the same WARN with the files in two VMs at once (CHECK_SHARDS=2): it
@@ -107,6 +111,18 @@ check_eq "EFLAGS c0478f02, a module in its trace that is not in the list: counte
 	"$(oops_class w "$(dfl c0478f02 'xfs_end_io+0x1/0x2 [xfs]')")" counted
 check_eq "EFLAGS c0478f02 with its RIP in an in-tree module (ext4): counted" \
 	"$(oops_class t "$(dfl c0478f02 x+0x1/0x2 | sed 's/kmem_cache_alloc_noprof+0x6b\/0x2f0/ext4_bio_write_folio+0x1\/0x2 [ext4]/')")" counted
+proven() { # proven NAME TEXT
+	printf '%s\n' "[    0.0] Linux version 6.12" "$2" >"$tmp/$1.log"
+	proven_emulator_fault "$tmp/$1.log" && echo proven || echo not
+}
+check_eq "proof: EFLAGS c0478f02, ext4 in its trace" \
+	"$(proven x "$(dfl c0478f02 'ext4_init_io_end+0x1f/0x50 [ext4]')")" proven
+check_eq "no proof: EFLAGS 00010246, no module (excused once only)" \
+	"$(proven y "$(dfl 00010246 mempool_alloc_noprof+0x6e/0x180)")" not
+check_eq "no proof: EFLAGS c0478f02 after our WARN" "$(proven z "$ours
+$(dfl c0478f02 mempool_alloc_noprof+0x6e/0x180)")" not
+check_eq "no proof: an int3 Oops" \
+	"$(proven z2 "$(int3 sched_clock_cpu+0x9/0x190 process_one_work+0x18d/0x3a0)")" not
 check_eq "oops_brief: the first splat's RIP and call trace, on one line" "$(oops_brief "$tmp/g.log")" \
 	"RIP: 0010:bq_dispatch+0x9/0x190 [bfq_ng] | trace: update_rq_clock+0x35/0x1a0 < process_one_work+0x18d/0x3a0"
 
@@ -156,6 +172,23 @@ check_eq "step twice: the second trap fails the fault file" "$(points '2-fault.s
 check_eq "step twice: the second trap's splat is counted, the first's is not" \
 	"$(grep -c 'kernel splat' "$res") ($(grep -c 'kernel splat.*boot-2/console.log.*exc_debug_kernel' "$res") of boot 2)" "1 (1 of boot 2)"
 check_eq "step twice: the file after it runs on boot 3" "$(points 'after the fault')" \
+	"ok - the file after the fault runs (boot 3)"
+
+# A double fault with an EFLAGS no CPU can hold (its console text, printed
+# by the fault module) is proof: excused again after one was; a trap after
+# it is not.
+harness proof-twice "1:dfproof 2:dfproof"
+check_eq "proof twice: the run passes" "$rc" 0
+check_eq "proof twice: three boots" "$(boots)" 3
+check_eq "proof twice: the harness says why it booted again, twice" \
+	"$(grep -c 'died of a double fault .*2-fault.sh runs again' "$err")" 2
+check_eq "proof twice: the fault file passes on its third run" "$(points 'fault file')" \
+	"ok - the fault file runs to its end (boot 3)"
+harness proof-then-step "1:dfproof 2:step"
+check_eq "proof, then a trap: the run fails" "$([ "$rc" != 0 ] && echo failed || echo passed)" failed
+check_eq "proof, then a trap: the trap fails the fault file" "$(points '2-fault.sh: the VM died')" \
+	"not ok - 2-fault.sh: the VM died while it ran (run-vm exit 2; see $BFQNG_OUT/h05-proof-then-step/boot-2/console.log)"
+check_eq "proof, then a trap: the file after it runs on boot 3" "$(points 'after the fault')" \
 	"ok - the file after the fault runs (boot 3)"
 
 harness warn "1:warn"

@@ -14,6 +14,8 @@
 #                     hold, with no out-of-tree module in its trace; see
 #                     run-tests.sh
 #   emulator_fault LOG  says which of the three the log holds, or fails
+#   proven_emulator_fault LOG  true when it is that double fault, with an
+#                     EFLAGS no CPU can hold
 #   oops_brief LOG    the first splat's RIP and call trace on one line
 #                     ("RIP: 0010:f+0x1/0x2 | trace: g+0x3/0x4 [mod] < ..."),
 #                     for a CI log that keeps only the last lines of output
@@ -78,6 +80,14 @@ trace_modules_in_tree() {
 		case $m in bfq_ng | bfqng_fault | bfq_ng_kunit | hddsim) return 1 ;; esac
 		grep -q -E "(^| )$m(\([A-NP-Z+-]*\))?( |\$)" <<<"$list" || return 1
 	done
+}
+
+# proven_emulator_fault LOG: the log's only splat is a double fault in the
+# core kernel that stray_oops excuses and whose EFLAGS no CPU can hold:
+# proof, not likelihood, so run-tests.sh excuses more than one per run.
+proven_emulator_fault() {
+	stray_oops "$1" 'double fault' &&
+		impossible_eflags "$(sed -n '/Oops: double fault: /,$p' "$1")"
 }
 
 emulator_fault() {
