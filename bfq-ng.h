@@ -443,7 +443,7 @@ int bq_serving_check(struct bqd *bqd, char *why, size_t len);
 void bq_waker_forget(struct bqd *bqd, struct bq_queue *bqq);
 void bq_release_request(struct request *rq, bool requeue);
 void __bq_update_work_ready(struct bqd *bqd);
-void bq_decide_idling(struct bqd *bqd);
+void __bq_decide_idling(struct bqd *bqd);
 void bq_update_max_budget(struct bqd *bqd);
 extern const char *const bq_expire_names[BQ_NR_EXPIRE_REASONS];
 
@@ -462,6 +462,23 @@ static inline void bq_update_work_ready(struct bqd *bqd)
 		WRITE_ONCE(bqd->work_ready, true);
 	else
 		__bq_update_work_ready(bqd);
+}
+
+/*
+ * The queue in service has requests in the driver and none queued, and
+ * others have: decide now, as the next dispatch would (bq_serving_queue()),
+ * whether the device waits for it, so that has_work does not let that
+ * dispatch in only to get nothing.  Its completion decides again
+ * (bq_emptied()).  Called after each dispatch and insert batch: the usual
+ * case (the queue in service has requests, or nothing else is queued)
+ * costs no call.
+ */
+static inline void bq_decide_idling(struct bqd *bqd)
+{
+	lockdep_assert_held(&bqd->lock);
+	if (bqd->serving && !bqd->idling && bqd->queued &&
+	    !bqd->serving->queued)
+		__bq_decide_idling(bqd);
 }
 
 /* heuristics.c */

@@ -235,20 +235,13 @@ void __bq_update_work_ready(struct bqd *bqd)
 	WRITE_ONCE(bqd->work_ready, ready);
 }
 
-/*
- * The queue in service has requests in the driver and none queued, and
- * others have: decide now, as the next dispatch would (bq_serving_queue()),
- * whether the device waits for it, so that has_work does not let that
- * dispatch in only to get nothing.  Its completion decides again
- * (bq_emptied()).
- */
-void bq_decide_idling(struct bqd *bqd)
+/* The slow half of bq_decide_idling(), which see. */
+void __bq_decide_idling(struct bqd *bqd)
 {
 	struct bq_queue *bqq = bqd->serving;
 
 	lockdep_assert_held(&bqd->lock);
-	if (bqq && !bqd->idling && bqd->queued && !bqq->queued &&
-	    bqq->dispatched && bq_should_idle(bqd, bqq))
+	if (bqq->dispatched && bq_should_idle(bqd, bqq))
 		bqd->idling = true;
 }
 
