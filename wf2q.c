@@ -364,26 +364,47 @@ struct bq_entity *bq_select(struct bq_sched *root, u64 now_ns)
 	}
 }
 
-/*
- * The leaf first by finish time below @sd, among RT and BE entities, with
- * no regard for eligibility and changing nothing.
- */
-static struct bq_entity *bq_peek_below(struct bq_sched *sd)
+/* The first active entity of @sd's RT and BE trees, from @class on. */
+static struct rb_node *bq_first_rtbe(const struct bq_sched *sd, int class)
 {
-	struct bq_entity *entity = NULL;
-	enum bq_class class;
+	struct rb_node *first = NULL;
 
-	while (sd) {
-		struct rb_node *first = NULL;
+	for (; class < BQ_CLASS_IDLE && !first; class++)
+		first = rb_first_cached(&sd->tree[class].active);
+	return first;
+}
 
-		for (class = BQ_CLASS_RT; class < BQ_CLASS_IDLE && !first; class++)
-			first = rb_first_cached(&sd->tree[class].active);
-		if (!first)
+/*
+ * The first RT or BE leaf below @top, by class then finish time at each
+ * level, with no regard for eligibility and changing nothing.  A group
+ * with only IDLE class leaves below it is passed over for the entities
+ * after it: a depth-first walk, which in general stops at its first step
+ * down.
+ */
+static struct bq_entity *bq_peek_below(struct bq_sched *top)
+{
+	struct bq_sched *sd = top;
+	struct rb_node *node = bq_first_rtbe(sd, BQ_CLASS_RT);
+	struct bq_entity *entity;
+
+	for (;;) {
+		if (node) {
+			entity = bq_of(node);
+			if (!entity->my_sd)
+				return entity;
+			sd = entity->my_sd;
+			node = bq_first_rtbe(sd, BQ_CLASS_RT);
+			continue;
+		}
+		if (sd == top)
 			return NULL;
-		entity = bq_of(first);
-		sd = entity->my_sd;
+		/* Nothing below this group: on to what follows it. */
+		entity = sd->owner;
+		sd = entity->sd;
+		node = rb_next(&entity->node);
+		if (!node)
+			node = bq_first_rtbe(sd, entity->class + 1);
 	}
-	return entity;
 }
 
 /**

@@ -764,6 +764,50 @@ static void wf2q_test_peek_near(struct kunit *test)
 }
 
 /*
+ * A group with only IDLE class leaves below it hides nothing from
+ * bq_peek_near(): the walk goes on past it, and out of a group nested in
+ * it, to the entities after it.
+ */
+static void wf2q_test_peek_past_idle_groups(struct kunit *test)
+{
+	struct wq_env *env = wq_env_new(test, 10);
+	struct bq_entity *g0 = &env->group[0], *g1 = &env->group[1];
+	struct bq_entity *g2 = &env->group[2], *a = &env->leaf[0];
+	struct bq_entity *b = &env->leaf[1], *c = &env->leaf[2];
+	struct bq_entity *i = &env->leaf[3], *j = &env->leaf[4];
+
+	/* root: g0 { i (IDLE), g1 { j (IDLE), b } }, g2 { a }, c */
+	bq_entity_init(g0, &env->root, 100, BQ_CLASS_BE);
+	bq_sched_init(&env->gsd[0], g0, &wq_ops, IDLE_WAIT_NS);
+	bq_entity_init(g1, &env->gsd[0], 100, BQ_CLASS_BE);
+	bq_sched_init(&env->gsd[1], g1, &wq_ops, IDLE_WAIT_NS);
+	bq_entity_init(g2, &env->root, 100, BQ_CLASS_BE);
+	bq_sched_init(&env->gsd[2], g2, &wq_ops, IDLE_WAIT_NS);
+	bq_entity_init(a, &env->gsd[2], 100, BQ_CLASS_BE);
+	bq_entity_init(b, &env->gsd[1], 100, BQ_CLASS_BE);
+	bq_entity_init(c, &env->root, 100, BQ_CLASS_BE);
+	bq_entity_init(i, &env->gsd[0], 100, BQ_CLASS_IDLE);
+	bq_entity_init(j, &env->gsd[1], 100, BQ_CLASS_IDLE);
+	a->budget = b->budget = c->budget = 64;
+	i->budget = j->budget = 8;
+	bq_activate(a, false, false);
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
+	/* g0 comes first at the root (the smaller budget of the leaf that woke it). */
+	bq_activate(i, false, false);
+	bq_activate(j, false, false);
+	bq_activate(c, false, false);
+	KUNIT_ASSERT_TRUE(test, bq_vt_before(g0->finish, c->finish));
+	KUNIT_EXPECT_PTR_EQ(test, bq_peek_near(a), c);
+	/* A BE leaf two levels down in g0 is found first. */
+	bq_activate(b, false, false);
+	KUNIT_EXPECT_PTR_EQ(test, bq_peek_near(a), b);
+	bq_deactivate(b);
+	bq_deactivate(c);
+	KUNIT_EXPECT_NULL(test, bq_peek_near(a));
+	wq_check(test, env, 3, "peek past idle groups");
+}
+
+/*
  * An entity resuming after a short hole keeps its old finish as its start,
  * however far the virtual time moved, as long as that is within one budget
  * of it; otherwise, or without @resume, it starts at the virtual time.
@@ -937,6 +981,7 @@ static struct kunit_case wf2q_cases[] = {
 	KUNIT_CASE(wf2q_test_idle_bound_stale_time),
 	KUNIT_CASE(wf2q_test_hier_activation),
 	KUNIT_CASE(wf2q_test_peek_near),
+	KUNIT_CASE(wf2q_test_peek_past_idle_groups),
 	KUNIT_CASE(wf2q_test_resume),
 	KUNIT_CASE(wf2q_test_wrap_order),
 	KUNIT_CASE(wf2q_test_random_flat),
