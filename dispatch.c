@@ -481,9 +481,12 @@ static void bq_stop_idling(struct bqd *bqd)
 	hrtimer_try_to_cancel(&bqd->idle_timer);
 }
 
-/* End the in-service queue's slot. */
-static void bq_expire_serving(struct bqd *bqd, enum bq_expire_reason reason,
-			      u64 now_ns)
+/*
+ * End the in-service queue's slot, and its groups' unless @keep_groups: a
+ * queue preempted by another of its group leaves the group in service.
+ */
+static void __bq_expire_serving(struct bqd *bqd, enum bq_expire_reason reason,
+				u64 now_ns, bool keep_groups)
 {
 	struct bq_queue *bqq = bqd->serving;
 	u64 served = bqq->entity.service;
@@ -511,7 +514,16 @@ static void bq_expire_serving(struct bqd *bqd, enum bq_expire_reason reason,
 	bqd->expirations[reason]++;
 	if (!bqq->queued && !bqq->dispatched)
 		bq_weight_uncount(bqd, bqq);
-	bq_expire(&bqq->entity, bqq->queued > 0);
+	if (keep_groups)
+		bq_expire_leaf(&bqq->entity, bqq->queued > 0);
+	else
+		bq_expire(&bqq->entity, bqq->queued > 0);
+}
+
+static void bq_expire_serving(struct bqd *bqd, enum bq_expire_reason reason,
+			      u64 now_ns)
+{
+	__bq_expire_serving(bqd, reason, now_ns, false);
 }
 
 /* The kept queue's slot ends, as of when it emptied. */
@@ -698,11 +710,13 @@ void bq_queue_got_request(struct bqd *bqd, struct bq_queue *bqq,
 	 * early, after a slot cut short), and its slot starts now, as one
 	 * activated before the next dispatch (a random reader whose request
 	 * completed meanwhile) could finish earlier and take the device for
-	 * a whole slot.
+	 * a whole slot.  Their group's slot goes on, or another group could
+	 * come first.
 	 */
 	if (preempt) {
 		bqd->preemptions++;
-		bq_expire_serving(bqd, BQ_EXP_PREEMPTED, rq->start_time_ns);
+		__bq_expire_serving(bqd, BQ_EXP_PREEMPTED, rq->start_time_ns,
+				    true);
 	}
 	/*
 	 * The engine's reference, taken for a queue off the trees: also one

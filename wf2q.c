@@ -346,10 +346,12 @@ static struct bq_entity *bq_pick(struct bq_sched *sd, u64 now_ns)
 
 /**
  * bq_select - choose the next leaf to serve, descending from the root
- * @root: the root group's sched data; nothing may be in service
+ * @root: the root group's sched data; no leaf may be in service
  * @now_ns: current time, for the IDLE class wait bound
  *
- * Returns the leaf now in service, or NULL when no entity is busy.
+ * Groups still in service (see bq_expire_leaf()) are descended into: the
+ * leaf comes from the innermost one.  Returns the leaf now in service, or
+ * NULL when no entity is busy.
  */
 struct bq_entity *bq_select(struct bq_sched *root, u64 now_ns)
 {
@@ -357,8 +359,25 @@ struct bq_entity *bq_select(struct bq_sched *root, u64 now_ns)
 	struct bq_entity *entity;
 
 	for (;;) {
-		entity = bq_pick(sd, now_ns);
-		if (!entity || !entity->my_sd)
+		entity = sd->serving;
+		if (!entity)
+			entity = bq_pick(sd, now_ns);
+		else if (WARN_ON_ONCE(!entity->my_sd))
+			return entity;		/* a leaf already in service */
+		if (!entity) {
+			if (sd == root)
+				return NULL;
+			/*
+			 * A group kept in service with nothing left to serve,
+			 * which bq_expire_leaf()'s caller must not let happen:
+			 * its slot ends, and the choice starts from the root.
+			 */
+			WARN_ON_ONCE(1);
+			bq_expire(sd->owner, false);
+			sd = root;
+			continue;
+		}
+		if (!entity->my_sd)
 			return entity;
 		sd = entity->my_sd;
 	}
@@ -471,6 +490,23 @@ void bq_expire(struct bq_entity *entity, bool busy)
 		busy = bq_expire_one(entity, busy);
 		entity = parent;
 	}
+}
+
+/**
+ * bq_expire_leaf - end the slot of a leaf, its groups staying in service
+ * @entity: the leaf in service, its budget already set for the next slot
+ * @busy: the leaf still has work
+ *
+ * For a leaf that makes way for a sibling: its groups' slots go on, and
+ * the next bq_select() serves a leaf of the innermost one.  The caller
+ * activates that sibling first, or that group's slot ends there.
+ */
+void bq_expire_leaf(struct bq_entity *entity, bool busy)
+{
+	if (entity->parent)
+		bq_expire_one(entity, busy);
+	else
+		bq_expire(entity, busy);
 }
 
 /**

@@ -101,6 +101,7 @@ void bq_charge(struct bq_entity *entity, u64 sectors);
 struct bq_entity *bq_select(struct bq_sched *root, u64 now_ns);
 struct bq_entity *bq_peek_near(struct bq_entity *serving);
 void bq_expire(struct bq_entity *entity, bool busy);
+void bq_expire_leaf(struct bq_entity *entity, bool busy);
 void bq_deactivate(struct bq_entity *entity);
 void bq_forget_idle(struct bq_sched *sd);
 

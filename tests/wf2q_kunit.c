@@ -808,6 +808,59 @@ static void wf2q_test_peek_past_idle_groups(struct kunit *test)
 }
 
 /*
+ * bq_expire_leaf() ends a leaf's slot and not its group's: the sibling
+ * activated then is served next, although another group would come first
+ * after the whole slot ended; and the group is charged for both leaves'
+ * service when its slot ends.
+ */
+static void wf2q_test_expire_leaf(struct kunit *test)
+{
+	struct wq_env *env = wq_env_new(test, 11);
+	struct bq_entity *g0 = &env->group[0], *g1 = &env->group[1];
+	struct bq_entity *a = &env->leaf[0], *b = &env->leaf[1];
+	struct bq_entity *c = &env->leaf[2];
+	u64 g0_start;
+
+	bq_entity_init(g0, &env->root, 100, BQ_CLASS_BE);
+	bq_sched_init(&env->gsd[0], g0, &wq_ops, IDLE_WAIT_NS);
+	bq_entity_init(g1, &env->root, 100, BQ_CLASS_BE);
+	bq_sched_init(&env->gsd[1], g1, &wq_ops, IDLE_WAIT_NS);
+	bq_entity_init(a, &env->gsd[0], 100, BQ_CLASS_BE);
+	bq_entity_init(b, &env->gsd[0], 100, BQ_CLASS_BE);
+	bq_entity_init(c, &env->gsd[1], 100, BQ_CLASS_BE);
+	a->budget = b->budget = 64;
+	c->budget = 16;
+	bq_activate(a, false, false);
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
+	g0_start = g0->start;
+	bq_activate(c, false, false);
+	bq_charge(a, 48);
+	/* Ended whole, g0 would finish after g1. */
+	KUNIT_ASSERT_TRUE(test, bq_vt_before(g1->finish,
+					     g0_start + wq_delta(48, 100)));
+	bq_expire_leaf(a, true);
+	KUNIT_EXPECT_EQ(test, (int)g0->where, (int)BQ_SERVING);
+	KUNIT_EXPECT_PTR_EQ(test, env->root.serving, g0);
+	KUNIT_EXPECT_NULL(test, env->gsd[0].serving);
+	bq_activate(b, true, false);
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), b);
+	KUNIT_EXPECT_PTR_EQ(test, env->root.serving, g0);
+	wq_check(test, env, 2, "expire leaf");
+	bq_charge(b, 16);
+	KUNIT_EXPECT_EQ(test, g0->service, 64ULL);
+	bq_expire(b, false);
+	/* g0's slot was a's 48 sectors and b's 16: a's next one starts after. */
+	KUNIT_EXPECT_EQ(test, (int)g0->where, (int)BQ_ACTIVE);
+	KUNIT_EXPECT_EQ(test, g0->start, g0_start + wq_delta(64, 100));
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), c);
+	bq_expire(c, false);
+	KUNIT_ASSERT_PTR_EQ(test, bq_select(&env->root, 0), a);
+	bq_expire(a, false);
+	KUNIT_EXPECT_NULL(test, bq_select(&env->root, 0));
+	wq_check(test, env, 2, "expire leaf end");
+}
+
+/*
  * An entity resuming after a short hole keeps its old finish as its start,
  * however far the virtual time moved, as long as that is within one budget
  * of it; otherwise, or without @resume, it starts at the virtual time.
@@ -982,6 +1035,7 @@ static struct kunit_case wf2q_cases[] = {
 	KUNIT_CASE(wf2q_test_hier_activation),
 	KUNIT_CASE(wf2q_test_peek_near),
 	KUNIT_CASE(wf2q_test_peek_past_idle_groups),
+	KUNIT_CASE(wf2q_test_expire_leaf),
 	KUNIT_CASE(wf2q_test_resume),
 	KUNIT_CASE(wf2q_test_wrap_order),
 	KUNIT_CASE(wf2q_test_random_flat),
