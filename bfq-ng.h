@@ -278,12 +278,16 @@ struct bqd {
 	u64 last_completed_ns;
 
 	/* Peak rate estimation (sectors/s), see dispatch.c. */
-	u64 peak_rate;
+	u64 peak_rate;				/* the larger of the two below */
+	u64 dir_rate[2];			/* reads', writes' */
 	u64 window_start_ns;
-	u64 window_last_ns;
-	u64 window_sectors;
-	unsigned int window_requests;
-	unsigned int window_seq;		/* requests near the one before */
+	u64 window_last_ns;			/* last completion */
+	struct bq_rate_part {			/* a window's reads, writes */
+		u64 sectors;
+		u64 ns;				/* time up to their completions */
+		unsigned int requests;
+		unsigned int seq;		/* near the one before */
+	} window[2];
 	sector_t window_last_pos;		/* end of the last one dispatched */
 	u64 max_budget;				/* in effect, sectors */
 

@@ -45,8 +45,9 @@ static int bq_state_show(void *data, struct seq_file *m)
 	seq_printf(m, "serving %d\nidling %d\nkept %d\nqueued %u\nin_driver %u\nmax_in_driver %u\n",
 		   bqd->serving ? bqd->serving->pid : -1, bqd->idling, bqd->kept,
 		   bqd->queued, bqd->in_driver, bqd->max_in_driver);
-	seq_printf(m, "peak_rate_sectors_per_s %llu\nmax_budget_sectors %llu\n",
-		   bqd->peak_rate, bqd->max_budget);
+	seq_printf(m, "peak_rate_sectors_per_s %llu\nread_rate_sectors_per_s %llu\nwrite_rate_sectors_per_s %llu\nmax_budget_sectors %llu\n",
+		   bqd->peak_rate, bqd->dir_rate[READ], bqd->dir_rate[WRITE],
+		   bqd->max_budget);
 	seq_printf(m, "async_depth %u\nasync_depth_now %u\nrotational %d\nhw_tag %d\n",
 		   bqd->async_depth, bq_async_depth_now(bqd), bqd->rotational,
 		   bqd->hw_tag);
