@@ -300,6 +300,20 @@ expirations_since() {
 	}'
 }
 
+# preempts_next_other TRACE: "N BAD", the activations that preempted in a
+# trace of bfq_ng_activate and bfq_ng_dispatch, and how many of them the
+# next dispatch was not of the queue that preempted (each one on stderr).
+preempts_next_other() {
+	awk '
+	/bfq_ng_activate: .* preempts/ { for (i = 1; i < NF; i++) if ($i == "pid") p = $(i + 1); n++; want = 1; next }
+	/bfq_ng_dispatch:/ && want {
+		for (i = 1; i < NF; i++) if ($i == "pid") d = $(i + 1)
+		if (d != p) { bad++; print "preempted by " p ", next dispatch from " d >"/dev/stderr" }
+		want = 0
+	}
+	END { print n + 0, bad + 0 }' "$1"
+}
+
 # Tracing bfq-ng's events, in tracefs at $T.
 T=/sys/kernel/tracing
 # trace_start [-b KB] EVENT...: mount tracefs if needed, size the buffer

@@ -59,15 +59,7 @@ read -r idle_app idle_readers < <(awk '
 	}
 	END { print a + 0, r + 0 }' /tmp/wp2.trace)
 diag "greedy application: idling periods for it $idle_app, for the readers $idle_readers"
-# For each activation that preempts: the pid of the next dispatch.
-read -r preempts next_other < <(awk '
-	/bfq_ng_activate: .* preempts/ { for (i = 1; i < NF; i++) if ($i == "pid") p = $(i + 1); n++; want = 1; next }
-	/bfq_ng_dispatch:/ && want {
-		for (i = 1; i < NF; i++) if ($i == "pid") d = $(i + 1)
-		if (d != p) { bad++; print "preempted by " p ", next dispatch from " d >"/dev/stderr" }
-		want = 0
-	}
-	END { print n + 0, bad + 0 }' /tmp/wp.trace)
+read -r preempts next_other < <(preempts_next_other /tmp/wp.trace)
 diag "activations that preempted: $preempts"
 check_ge "the application preempted the random readers (activations)" "$preempts" 10
 check_eq "preemptions followed by another queue's dispatch" "$next_other" 0

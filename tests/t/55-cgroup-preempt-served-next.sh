@@ -48,14 +48,7 @@ trace_start bfq_ng_activate bfq_ng_dispatch || die "trace events"
 trace_stop /tmp/cp.trace 55-cgroup-preempt-served-next.trace
 kill "${rand[@]}" 2>/dev/null
 wait "${rand[@]}" 2>/dev/null
-read -r preempts next_other < <(awk '
-	/bfq_ng_activate: .* preempts/ { for (i = 1; i < NF; i++) if ($i == "pid") p = $(i + 1); n++; want = 1; next }
-	/bfq_ng_dispatch:/ && want {
-		for (i = 1; i < NF; i++) if ($i == "pid") d = $(i + 1)
-		if (d != p) { bad++; print "preempted by " p ", next dispatch from " d >"/dev/stderr" }
-		want = 0
-	}
-	END { print n + 0, bad + 0 }' /tmp/cp.trace)
+read -r preempts next_other < <(preempts_next_other /tmp/cp.trace)
 diag "activations that preempted: $preempts"
 check_ge "the RT reader preempted A's random readers (activations)" "$preempts" 10
 check_eq "preemptions followed by another queue's dispatch" "$next_other" 0
