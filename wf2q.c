@@ -499,7 +499,8 @@ void bq_expire(struct bq_entity *entity, bool busy)
  *
  * For a leaf that makes way for a sibling: its groups' slots go on, and
  * the next bq_select() serves a leaf of the innermost one.  The caller
- * activates that sibling first, or that group's slot ends there.
+ * activates that sibling before it calls bq_select(), which otherwise
+ * warns and ends the group's slot.
  */
 void bq_expire_leaf(struct bq_entity *entity, bool busy)
 {
