@@ -280,6 +280,7 @@ struct bqd {
 	/* Peak rate estimation (sectors/s), see dispatch.c. */
 	u64 peak_rate;				/* the larger of the two below */
 	u64 dir_rate[2];			/* reads', writes' */
+	u64 dir_sampled_ns[2];			/* their last sequential windows */
 	u64 window_start_ns;
 	u64 window_last_ns;			/* last completion */
 	struct bq_rate_part {			/* a window's reads, writes */

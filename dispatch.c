@@ -67,6 +67,8 @@
 #define BQ_RATE_WINDOW_MIN_REQUESTS	4
 /* A window in which the device was empty this long is not a peak sample. */
 #define BQ_RATE_GAP_NS			(20 * NSEC_PER_MSEC)
+/* A direction's estimate without a sequential window this long is stale. */
+#define BQ_RATE_STALE_NS		(2000 * NSEC_PER_MSEC)
 /*
  * Injection: at most this many injected requests in the driver; a limit
  * lowered to zero is tried again at one after a second; a base service
@@ -290,9 +292,12 @@ void bq_update_max_budget(struct bqd *bqd)
  * the windows of a writer's slots, and max_budget with it, and the readers
  * beside the writer, whose slots end on their budgets, then got less of
  * the device's time than the writer, whose slots end on the timeout.  A
- * direction counts in a window with 4 requests and 25 ms of it.  The other
- * direction's estimate comes down by a sixteenth of the difference at each
- * sample, so that one left over from a workload gone does not stay.
+ * direction counts in a window with 4 requests and 25 ms of it.  An
+ * estimate left over from a workload gone should not stay: once a
+ * direction has had no sequential window for two seconds, each sample of
+ * the other takes a sixteenth of the difference off it.  (Taken at every
+ * sample, as first written, that pulled the reads' estimate down to 0.77
+ * of a reader's rate while a writer's slots alternated with the reader's.)
  */
 static void bq_rate_window_open(struct bqd *bqd, u64 start_ns)
 {
@@ -332,7 +337,7 @@ static void bq_rate_dispatch(struct bqd *bqd, struct request *rq, u64 now_ns)
 }
 
 /* One direction's part of a closed window, for its estimate. */
-static void bq_rate_part_sample(struct bqd *bqd, int dir)
+static void bq_rate_part_sample(struct bqd *bqd, int dir, u64 now_ns)
 {
 	const struct bq_rate_part *part = &bqd->window[dir];
 	u64 *own = &bqd->dir_rate[dir], *other = &bqd->dir_rate[!dir];
@@ -352,7 +357,9 @@ static void bq_rate_part_sample(struct bqd *bqd, int dir)
 		*own = (*own + 3 * rate) / 4;
 	else
 		*own = (3 * *own + rate) / 4;
-	if (rate < *other)
+	bqd->dir_sampled_ns[dir] = now_ns;
+	if (rate < *other &&
+	    now_ns - bqd->dir_sampled_ns[!dir] > BQ_RATE_STALE_NS)
 		*other -= (*other - rate) / 16;
 }
 
@@ -379,15 +386,16 @@ static void bq_rate_sample(struct bqd *bqd, const struct request *rq,
 	if (rq->fifo_time & BQ_RQ_NEAR)
 		part->seq++;
 	elapsed = now_ns - bqd->window_start_ns;
+	if (elapsed < BQ_RATE_WINDOW_NS)
+		return;
 	requests = bqd->window[0].requests + bqd->window[1].requests;
 	/* A slow device with large requests closes the window by time. */
-	if (elapsed < BQ_RATE_WINDOW_NS ||
-	    (requests < BQ_RATE_WINDOW_REQUESTS &&
-	     (elapsed < BQ_RATE_WINDOW_MAX_NS ||
-	      requests < BQ_RATE_WINDOW_MIN_REQUESTS)))
+	if (requests < BQ_RATE_WINDOW_REQUESTS &&
+	    (elapsed < BQ_RATE_WINDOW_MAX_NS ||
+	     requests < BQ_RATE_WINDOW_MIN_REQUESTS))
 		return;
-	bq_rate_part_sample(bqd, READ);
-	bq_rate_part_sample(bqd, WRITE);
+	bq_rate_part_sample(bqd, READ, now_ns);
+	bq_rate_part_sample(bqd, WRITE, now_ns);
 	/* The next window starts now if the device is still busy. */
 	bq_rate_window_open(bqd, bqd->in_driver ? now_ns : 0);
 	if (bqd->peak_rate != max(bqd->dir_rate[READ], bqd->dir_rate[WRITE])) {

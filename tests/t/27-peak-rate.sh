@@ -13,6 +13,10 @@
 # Then a sequential writer beside the reader does not pull the estimate
 # down either: before reads and writes had an estimate each, this test
 # measured 312815 -> 161957 sectors/s (0.52), max_budget 38789 -> 20082.
+# With each estimate, the writes' samples also took a sixteenth of the
+# difference off the reads' at every window (a4afc4e): 1 run in 4 measured
+# 0.77 (243335 of 318035 in one CI run).  Only a stale estimate (no
+# sequential window of its own for 2 s) is pulled down now.
 source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-devices.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
@@ -58,8 +62,24 @@ rate_rw=$(bfqng_stat "$dev" peak_rate_sectors_per_s)
 diag "reader and writer: peak rate $rate_rw sectors/s (reads $(bfqng_stat "$dev" read_rate_sectors_per_s), writes $(bfqng_stat "$dev" write_rate_sectors_per_s)), max_budget $(bfqng_stat "$dev" max_budget_sectors) sectors"
 check_ge "6 s of a writer beside the reader keep at least 80% of it (sectors/s)" \
 	"$rate_rw" "$(awk -v r="$rate_seq" 'BEGIN { printf "%d", 0.8 * r }')"
-check_lt "the writes' own estimate is below half of it (sectors/s)" \
-	"$(bfqng_stat "$dev" write_rate_sectors_per_s)" "$((rate_rw / 2))"
+# The writes' estimate from this phase is not checked: hddsim's write-back
+# cache absorbs some of the writes at its interface's speed while the
+# reader's slots let it write back, and in ten runs it measured 36665 to
+# 261611 sectors/s.
+rate_read=$(bfqng_stat "$dev" read_rate_sectors_per_s)
+# The writer alone, its cache full: the writes' estimate is the writer's
+# rate, and the reads' estimate, stale after 2 s without a sequential read
+# window, comes down with each of the writes' windows.
+fio --name=w --filename="/dev/$dev" --rw=write --bs=128k --ioengine=psync \
+	--direct=1 --offset=4g --size=128m --runtime=6 --time_based \
+	--output-format=json --output=/tmp/w.json >/dev/null || die "fio w"
+w_rate=$(($(fio_json_bw /tmp/w.json w write) * 2))
+rate_write=$(bfqng_stat "$dev" write_rate_sectors_per_s)
+diag "writer alone, $w_rate sectors/s: reads' estimate $rate_read -> $(bfqng_stat "$dev" read_rate_sectors_per_s), writes' $rate_write sectors/s, max_budget $(bfqng_stat "$dev" max_budget_sectors) sectors"
+check_ratio "the writes' estimate is the writer's rate (estimate / fio's)" \
+	"$(awk -v a="$rate_write" -v b="$w_rate" 'BEGIN { printf "%.3f", b ? a / b : 0 }')" 1 0.3
+check_lt "6 s of a writer alone bring the reads' estimate below 3/4 of it (sectors/s)" \
+	"$(bfqng_stat "$dev" read_rate_sectors_per_s)" "$((rate_read * 3 / 4))"
 check_eq "engine invariants hold" "$(bfqng_check "$dev")" ok
 select_sched "$dev" none
 remove_hdd
