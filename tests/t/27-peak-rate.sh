@@ -16,7 +16,9 @@
 # With each estimate, the writes' samples also took a sixteenth of the
 # difference off the reads' at every window (a4afc4e): 1 run in 4 measured
 # 0.77 (243335 of 318035 in one CI run).  Only a stale estimate (no
-# sequential window of its own for 2 s) is pulled down now.
+# sequential window of its own for 2 s) is pulled down now: 0.81-1.16 in
+# 7 runs.  The reader's windows take in the seeks back from the writer's
+# slots, so the bound is 0.7 (it still catches the one estimate's 0.52).
 source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-devices.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
@@ -60,8 +62,8 @@ fio --name=r --filename="/dev/$dev" --rw=read --bs=128k --ioengine=psync \
 	>/dev/null || die "fio rw"
 rate_rw=$(bfqng_stat "$dev" peak_rate_sectors_per_s)
 diag "reader and writer: peak rate $rate_rw sectors/s (reads $(bfqng_stat "$dev" read_rate_sectors_per_s), writes $(bfqng_stat "$dev" write_rate_sectors_per_s)), max_budget $(bfqng_stat "$dev" max_budget_sectors) sectors"
-check_ge "6 s of a writer beside the reader keep at least 80% of it (sectors/s)" \
-	"$rate_rw" "$(awk -v r="$rate_seq" 'BEGIN { printf "%d", 0.8 * r }')"
+check_ge "6 s of a writer beside the reader keep at least 70% of it (sectors/s)" \
+	"$rate_rw" "$(awk -v r="$rate_seq" 'BEGIN { printf "%d", 0.7 * r }')"
 # The writes' estimate from this phase is not checked: hddsim's write-back
 # cache absorbs some of the writes at its interface's speed while the
 # reader's slots let it write back, and in ten runs it measured 36665 to
