@@ -343,7 +343,7 @@ struct bqd {
 	 * here, not with the rest of the estimate, because 16 more bytes
 	 * there put window_last_pos, written at each dispatch, in the line
 	 * of async_depth, read at each submission without the lock (SSD
-	 * rw5seq under TCG lost some 10 %).
+	 * rw5seq under TCG: medians 565 -> 494 MB/s, 16 runs each).
 	 */
 	u64 dir_sampled_ns[2];
 };
