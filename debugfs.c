@@ -12,7 +12,8 @@
  *   check    the engine invariant check over every group: "ok" or what is
  *            broken
  *
- * Everything is read-only and read under the scheduler lock.
+ * Everything is read-only and read under the scheduler lock; "queues"
+ * takes it a page of output at a time.
  */
 #include <linux/blkdev.h>
 #include <linux/seq_file.h>
@@ -82,18 +83,52 @@ static void bq_show_queue(struct seq_file *m, struct bq_queue *bqq, u64 now)
 		   test_bit(BQ_RESTORED, &bqq->flags));
 }
 
-static int bq_queues_show(void *data, struct seq_file *m)
+/*
+ * "queues" is read a page at a time: the lock (irqs off) is held for the
+ * queues one read() fills, not for all of them, which may be thousands.
+ * Each read finds its place again by counting from the list head
+ * (seq_list_start()): a queue freed between two reads moves the later
+ * ones up by one, so that one of them is skipped; new queues join at the
+ * end.  Each line is consistent on its own.
+ */
+static void *bq_queues_start(struct seq_file *m, loff_t *pos)
+	__acquires(&bqd->lock)
 {
-	struct bqd *bqd = bq_debug_bqd(data);
-	u64 now = ktime_get_ns();
-	struct bq_queue *bqq;
+	struct bqd *bqd = bq_debug_bqd(m->private);
 
 	spin_lock_irq(&bqd->lock);
-	list_for_each_entry(bqq, &bqd->all_queues, all_node)
-		bq_show_queue(m, bqq, now);
+	return seq_list_start(&bqd->all_queues, *pos);
+}
+
+static void *bq_queues_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct bqd *bqd = bq_debug_bqd(m->private);
+
+	return seq_list_next(v, &bqd->all_queues, pos);
+}
+
+static void bq_queues_stop(struct seq_file *m, void *v)
+	__releases(&bqd->lock)
+{
+	struct bqd *bqd = bq_debug_bqd(m->private);
+
 	spin_unlock_irq(&bqd->lock);
+}
+
+static int bq_queues_seq_show(struct seq_file *m, void *v)
+{
+	lockdep_assert_held(&bq_debug_bqd(m->private)->lock);
+	bq_show_queue(m, list_entry(v, struct bq_queue, all_node),
+		      ktime_get_ns());
 	return 0;
 }
+
+static const struct seq_operations bq_queues_seq_ops = {
+	.start	= bq_queues_start,
+	.next	= bq_queues_next,
+	.stop	= bq_queues_stop,
+	.show	= bq_queues_seq_show,
+};
 
 static int bq_groups_debug_show(void *data, struct seq_file *m)
 {
@@ -164,7 +199,7 @@ static int bq_check_show(void *data, struct seq_file *m)
 
 const struct blk_mq_debugfs_attr bq_queue_debugfs_attrs[] = {
 	{"state", 0400, bq_state_show},
-	{"queues", 0400, bq_queues_show},
+	{"queues", 0400, .seq_ops = &bq_queues_seq_ops},
 	{"groups", 0400, bq_groups_debug_show},
 	{"stats", 0400, bq_stats_show},
 	{"check", 0400, bq_check_show},
