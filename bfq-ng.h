@@ -318,6 +318,7 @@ struct bqd {
 	u64 large_bursts;
 	u64 preemptions;
 	unsigned int live_queues;
+	unsigned int shared_queues;		/* ... used by two processes or more */
 	u64 expirations[BQ_NR_EXPIRE_REASONS];
 	u64 idle_started;
 	u64 idle_timeouts;
@@ -565,6 +566,7 @@ static inline void bq_remove_request(struct bq_queue *bqq, struct request *rq)
 void bq_icq_attach(struct bqd *bqd, struct bq_io_cq *bic,
 		   struct bq_queue *bqq);
 void bq_icq_detach(struct bqd *bqd, struct bq_io_cq *bic);
+int bq_coop_check(struct bqd *bqd, char *why, size_t len);
 struct bq_queue *bq_coop_follow(struct bqd *bqd, struct bq_io_cq *bic,
 				struct bq_group *bqg, unsigned short ioprio,
 				u64 now_ns, struct bq_queue **left);

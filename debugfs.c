@@ -143,8 +143,6 @@ static int bq_groups_debug_show(void *data, struct seq_file *m)
 static int bq_stats_show(void *data, struct seq_file *m)
 {
 	struct bqd *bqd = bq_debug_bqd(data);
-	struct bq_queue *bqq;
-	unsigned int shared = 0;
 	int i;
 
 	spin_lock_irq(&bqd->lock);
@@ -168,10 +166,8 @@ static int bq_stats_show(void *data, struct seq_file *m)
 	seq_printf(m, "inject_probes_alone %llu\ninject_probes_beside %llu\ninject_lowered %llu\ninject_probe_pending %d\n",
 		   bqd->inject_samples[0], bqd->inject_samples[1],
 		   bqd->inject_lowered, !!bqd->probe_rq);
-	list_for_each_entry(bqq, &bqd->all_queues, all_node)
-		shared += bqq->procs > 1;
 	seq_printf(m, "shared_queues %u\ncoop_merges %llu\nstable_merges %llu\ncoop_splits %llu\ncoop_aparts %llu\ncoop_leaves %llu\n",
-		   shared, bqd->coop_merges, bqd->stable_merges,
+		   bqd->shared_queues, bqd->coop_merges, bqd->stable_merges,
 		   bqd->coop_splits, bqd->coop_aparts, bqd->coop_leaves);
 	seq_printf(m, "oom_fallbacks %llu\n", bqd->oom_fallbacks);
 	spin_unlock_irq(&bqd->lock);
@@ -192,6 +188,8 @@ static int bq_check_show(void *data, struct seq_file *m)
 		ret = bq_weights_check(bqd, why, sizeof(why));
 	if (!ret)
 		ret = bq_serving_check(bqd, why, sizeof(why));
+	if (!ret)
+		ret = bq_coop_check(bqd, why, sizeof(why));
 	spin_unlock_irq(&bqd->lock);
 	seq_printf(m, "%s\n", ret ? why : "ok");
 	return 0;

@@ -276,6 +276,8 @@ void bq_icq_attach(struct bqd *bqd, struct bq_io_cq *bic,
 	bic->apart = 0;
 	bqq->procs++;
 	bqq->owner = bqq->procs == 1 ? bic : NULL;
+	if (bqq->procs == 2 && !test_bit(BQ_OOM, &bqq->flags))
+		bqd->shared_queues++;
 	/* A shared queue serves its lowest request first (queue.c). */
 	if (bqq->procs == 2 && bqq->queued > 1)
 		bqq->next_rq = rb_entry_rq(rb_first(&bqq->sort_list));
@@ -296,6 +298,8 @@ void bq_icq_detach(struct bqd *bqd, struct bq_io_cq *bic)
 	WRITE_ONCE(bic->sync_queue, NULL);
 	if (bqq->owner == bic)
 		bqq->owner = NULL;
+	if (bqq->procs == 2 && !test_bit(BQ_OOM, &bqq->flags))
+		bqd->shared_queues--;
 	if (--bqq->procs == 0) {
 		bq_queue_exited(bqd, bqq);
 		bq_coop_unlink(bqd, bqq);
@@ -611,4 +615,20 @@ void bq_coop_forget(struct bqd *bqd, struct bq_queue *bqq)
 		bqq->pos_root = NULL;
 	}
 	bq_coop_unlink(bqd, bqq);
+}
+
+/* debugfs "check": the count of shared queues is what the queues say. */
+int bq_coop_check(struct bqd *bqd, char *why, size_t len)
+{
+	unsigned int shared = 0;
+	struct bq_queue *bqq;
+
+	lockdep_assert_held(&bqd->lock);
+	list_for_each_entry(bqq, &bqd->all_queues, all_node)
+		shared += bqq->procs > 1;
+	if (shared == bqd->shared_queues)
+		return 0;
+	snprintf(why, len, "%u shared queues counted; the queues say %u",
+		 bqd->shared_queues, shared);
+	return -EINVAL;
 }
