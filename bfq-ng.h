@@ -611,7 +611,7 @@ static inline void bq_group_served(struct bqd *bqd, struct bq_group *bqg,
 }
 
 int bq_groups_check(struct bqd *bqd, char *why, size_t len);
-void bq_groups_show(struct bqd *bqd, struct seq_file *m);
+extern const struct seq_operations bq_groups_seq_ops;
 #else
 static inline int bq_cgroup_register(const char *prefix) { return 0; }
 static inline void bq_cgroup_unregister(void) { }
@@ -665,8 +665,6 @@ static inline int bq_groups_check(struct bqd *bqd, char *why, size_t len)
 {
 	return 0;
 }
-
-static inline void bq_groups_show(struct bqd *bqd, struct seq_file *m) { }
 #endif
 
 /* debugfs.c */

@@ -13,7 +13,7 @@
  *            broken
  *
  * Everything is read-only and read under the scheduler lock; "queues"
- * takes it a page of output at a time.
+ * and "groups" take it a page of output at a time.
  */
 #include <linux/blkdev.h>
 #include <linux/seq_file.h>
@@ -130,16 +130,6 @@ static const struct seq_operations bq_queues_seq_ops = {
 	.show	= bq_queues_seq_show,
 };
 
-static int bq_groups_debug_show(void *data, struct seq_file *m)
-{
-	struct bqd *bqd = bq_debug_bqd(data);
-
-	spin_lock_irq(&bqd->lock);
-	bq_groups_show(bqd, m);
-	spin_unlock_irq(&bqd->lock);
-	return 0;
-}
-
 static int bq_stats_show(void *data, struct seq_file *m)
 {
 	struct bqd *bqd = bq_debug_bqd(data);
@@ -198,7 +188,9 @@ static int bq_check_show(void *data, struct seq_file *m)
 const struct blk_mq_debugfs_attr bq_queue_debugfs_attrs[] = {
 	{"state", 0400, bq_state_show},
 	{"queues", 0400, .seq_ops = &bq_queues_seq_ops},
-	{"groups", 0400, bq_groups_debug_show},
+#if IS_ENABLED(CONFIG_BLK_CGROUP)
+	{"groups", 0400, .seq_ops = &bq_groups_seq_ops},
+#endif
 	{"stats", 0400, bq_stats_show},
 	{"check", 0400, bq_check_show},
 	{},
