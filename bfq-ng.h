@@ -611,7 +611,7 @@ static inline void bq_group_served(struct bqd *bqd, struct bq_group *bqg,
 }
 
 int bq_groups_check(struct bqd *bqd, char *why, size_t len);
-extern const struct seq_operations bq_groups_seq_ops;
+void bq_group_show(struct seq_file *m, struct list_head *node);
 #else
 static inline int bq_cgroup_register(const char *prefix) { return 0; }
 static inline void bq_cgroup_unregister(void) { }

@@ -232,63 +232,22 @@ int bq_groups_check(struct bqd *bqd, char *why, size_t len)
 	return 0;
 }
 
-/*
- * debugfs "groups": one line per live group, a page of them per read() with
- * the lock held, as "queues" (debugfs.c).
- */
-static struct bqd *bq_groups_seq_bqd(struct seq_file *m)
-{
-	struct request_queue *q = m->private;
-
-	return q->elevator->elevator_data;
-}
-
-static void *bq_groups_start(struct seq_file *m, loff_t *pos)
-	__acquires(&bqd->lock)
-{
-	struct bqd *bqd = bq_groups_seq_bqd(m);
-
-	spin_lock_irq(&bqd->lock);
-	return seq_list_start(&bqd->groups, *pos);
-}
-
-static void *bq_groups_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	return seq_list_next(v, &bq_groups_seq_bqd(m)->groups, pos);
-}
-
-static void bq_groups_stop(struct seq_file *m, void *v)
-	__releases(&bqd->lock)
-{
-	struct bqd *bqd = bq_groups_seq_bqd(m);
-
-	spin_unlock_irq(&bqd->lock);
-}
-
-static int bq_groups_seq_show(struct seq_file *m, void *v)
+/* debugfs "groups": the line of the group whose node on bqd->groups is @node. */
+void bq_group_show(struct seq_file *m, struct list_head *node)
 {
 	static const char *const where[] = {
 		[BQ_OFF] = "off", [BQ_ACTIVE] = "active",
 		[BQ_IDLE] = "idle", [BQ_SERVING] = "serving",
 	};
-	struct bq_group *bqg = list_entry(v, struct bq_group, node);
+	struct bq_group *bqg = list_entry(node, struct bq_group, node);
 
-	lockdep_assert_held(&bq_groups_seq_bqd(m)->lock);
 	seq_printf(m, "group %llu parent %llu %s %s weight %u new_weight %u %s ref %d pending %u\n",
 		   bqg->cgroup_id, bqg->parent ? bqg->parent->cgroup_id : 0,
 		   bqg->root ? "root" : "child",
 		   bqg->online ? "online" : "offline", bqg->entity.weight,
 		   bqg->entity.new_weight, where[bqg->entity.where],
 		   bqg->ref, bqg->pending);
-	return 0;
 }
-
-const struct seq_operations bq_groups_seq_ops = {
-	.start	= bq_groups_start,
-	.next	= bq_groups_next,
-	.stop	= bq_groups_stop,
-	.show	= bq_groups_seq_show,
-};
 
 /* --------------------------------------------------- policy callbacks */
 

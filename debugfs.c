@@ -84,35 +84,40 @@ static void bq_show_queue(struct seq_file *m, struct bq_queue *bqq, u64 now)
 }
 
 /*
- * "queues" is read a page at a time: the lock (irqs off) is held for the
- * queues one read() fills, not for all of them, which may be thousands.
- * Each read finds its place again by counting from the list head
- * (seq_list_start()): a queue freed between two reads moves the later
- * ones up by one, so that one of them is skipped; new queues join at the
- * end.  Each line is consistent on its own.
+ * "queues" and "groups" are read a page at a time: the lock (irqs off) is
+ * held for the lines one read() fills, not for all of them, which may be
+ * thousands.  Each read finds its place again by counting from the list
+ * head (seq_list_start()): an entry freed between two reads moves the
+ * later ones up by one, so that one of them is skipped; new queues and
+ * groups join at the end.  Each line is consistent on its own.
  */
-static void *bq_queues_start(struct seq_file *m, loff_t *pos)
+static void *bq_seq_start(struct bqd *bqd, struct list_head *head,
+			  loff_t *pos)
 	__acquires(&bqd->lock)
 {
-	struct bqd *bqd = bq_debug_bqd(m->private);
-
 	spin_lock_irq(&bqd->lock);
-	return seq_list_start(&bqd->all_queues, *pos);
+	return seq_list_start(head, *pos);
 }
 
-static void *bq_queues_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	struct bqd *bqd = bq_debug_bqd(m->private);
-
-	return seq_list_next(v, &bqd->all_queues, pos);
-}
-
-static void bq_queues_stop(struct seq_file *m, void *v)
+static void bq_seq_stop(struct seq_file *m, void *v)
 	__releases(&bqd->lock)
 {
 	struct bqd *bqd = bq_debug_bqd(m->private);
 
 	spin_unlock_irq(&bqd->lock);
+}
+
+static void *bq_queues_start(struct seq_file *m, loff_t *pos)
+	__acquires(&bqd->lock)
+{
+	struct bqd *bqd = bq_debug_bqd(m->private);
+
+	return bq_seq_start(bqd, &bqd->all_queues, pos);
+}
+
+static void *bq_queues_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return seq_list_next(v, &bq_debug_bqd(m->private)->all_queues, pos);
 }
 
 static int bq_queues_seq_show(struct seq_file *m, void *v)
@@ -126,9 +131,38 @@ static int bq_queues_seq_show(struct seq_file *m, void *v)
 static const struct seq_operations bq_queues_seq_ops = {
 	.start	= bq_queues_start,
 	.next	= bq_queues_next,
-	.stop	= bq_queues_stop,
+	.stop	= bq_seq_stop,
 	.show	= bq_queues_seq_show,
 };
+
+#if IS_ENABLED(CONFIG_BLK_CGROUP)
+static void *bq_groups_start(struct seq_file *m, loff_t *pos)
+	__acquires(&bqd->lock)
+{
+	struct bqd *bqd = bq_debug_bqd(m->private);
+
+	return bq_seq_start(bqd, &bqd->groups, pos);
+}
+
+static void *bq_groups_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return seq_list_next(v, &bq_debug_bqd(m->private)->groups, pos);
+}
+
+static int bq_groups_seq_show(struct seq_file *m, void *v)
+{
+	lockdep_assert_held(&bq_debug_bqd(m->private)->lock);
+	bq_group_show(m, v);
+	return 0;
+}
+
+static const struct seq_operations bq_groups_seq_ops = {
+	.start	= bq_groups_start,
+	.next	= bq_groups_next,
+	.stop	= bq_seq_stop,
+	.show	= bq_groups_seq_show,
+};
+#endif
 
 static int bq_stats_show(void *data, struct seq_file *m)
 {
