@@ -79,7 +79,8 @@ check_eq "queues: each dd's listed exactly once" "$(once queues "$dds")" "$N"
 
 # Churn: queues made and freed between the pages of each of 5 reads, by
 # 32 loops of short-lived dd processes, the 150 still there.
-rm -f /tmp/qf.fail /tmp/qf.r.* /tmp/qf.stop /tmp/qf.runs
+rm -f /tmp/qf.fail /tmp/qf.r.* /tmp/qf.stop
+: >/tmp/qf.runs
 churners=()
 for ((i = 0; i < 32; i++)); do
 	(
