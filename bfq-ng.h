@@ -208,6 +208,8 @@ struct bq_io_cq {
 	bool stable;			/* stably merged: not split */
 	bool saved_valid;		/* @saved holds a state to restore */
 	u8 apart;			/* requests in a row away from it */
+	/* Left a queue for the OOM queue: that queue's age, else 0. */
+	u64 oom_left_created_ns;
 	struct bq_saved_state saved;
 };
 

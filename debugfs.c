@@ -58,8 +58,10 @@ static int bq_state_show(void *data, struct seq_file *m)
 
 static void bq_show_queue(struct seq_file *m, struct bq_queue *bqq, u64 now)
 {
-	u64 left_ms = 0;
+	u64 left_ms = 0, age_ms = 0;
 
+	if (bqq->created_ns && now > bqq->created_ns)
+		age_ms = div_u64(now - bqq->created_ns, NSEC_PER_MSEC);
 	if (bqq->wr_kind && now - bqq->wr_start_ns < bqq->wr_duration_ns)
 		left_ms = div_u64(bqq->wr_start_ns + bqq->wr_duration_ns - now,
 				  NSEC_PER_MSEC);
@@ -77,8 +79,9 @@ static void bq_show_queue(struct seq_file *m, struct bq_queue *bqq, u64 now)
 		   test_bit(BQ_IO_BOUND, &bqq->flags), bqq->cycle_rate,
 		   bqq->inject_limit, div_u64(bqq->inject_base_ns, NSEC_PER_USEC),
 		   bqq->waker ? bqq->waker->pid : 0);
-	seq_printf(m, " procs %u merge_into %d stable_with %d restored %d\n",
-		   bqq->procs, bqq->merge_into ? bqq->merge_into->pid : -1,
+	seq_printf(m, " age_ms %llu procs %u merge_into %d stable_with %d restored %d\n",
+		   age_ms, bqq->procs,
+		   bqq->merge_into ? bqq->merge_into->pid : -1,
 		   bqq->stable_with ? bqq->stable_with->pid : -1,
 		   test_bit(BQ_RESTORED, &bqq->flags));
 }

@@ -454,7 +454,8 @@ struct bq_queue *bq_coop_move_out(struct bqd *bqd, struct bq_io_cq *bic)
  * A queue split off a shared one, or made for a process that changed group,
  * takes back the process's saved state, and the left queue's age: it is
  * past the time to join another queue, so it is not merged again at once.
- * So does one that follows the OOM queue, with the state saved before it.
+ * So does one that follows the OOM queue, with the age of the queue left
+ * for it (kept in @bic meanwhile) and the state saved before it.
  * A first queue may be a stable merge candidate.
  */
 void bq_coop_created(struct bqd *bqd, struct bq_io_cq *bic,
@@ -466,7 +467,9 @@ void bq_coop_created(struct bqd *bqd, struct bq_io_cq *bic,
 	bqq->created_ns = now_ns;
 	bic->stable = false;
 	if (left) {
-		if (!test_bit(BQ_OOM, &bqq->flags)) {
+		if (test_bit(BQ_OOM, &bqq->flags)) {
+			bic->oom_left_created_ns = left->created_ns;
+		} else {
 			bqq->created_ns = left->created_ns;
 			clear_bit(BQ_JUST_CREATED, &bqq->flags);
 			bq_state_restore(bqd, bic, bqq, left, now_ns);
@@ -479,10 +482,13 @@ void bq_coop_created(struct bqd *bqd, struct bq_io_cq *bic,
 	/*
 	 * Back from the OOM queue: the process went there when the queue it
 	 * needed on leaving another (a split, a cgroup move) could not be
-	 * allocated, and the state saved then is for this queue.  It is no
-	 * new process.
+	 * allocated; this queue takes the left one's age, and the state saved
+	 * then.  It is no new process.
 	 */
-	if (bic->saved_valid) {
+	if (bic->oom_left_created_ns || bic->saved_valid) {
+		if (bic->oom_left_created_ns)
+			bqq->created_ns = bic->oom_left_created_ns;
+		bic->oom_left_created_ns = 0;
 		clear_bit(BQ_JUST_CREATED, &bqq->flags);
 		bq_state_restore(bqd, bic, bqq, bqq, now_ns);
 		return;

@@ -7,7 +7,9 @@
 # one.  As 52-cgroup-move-state, with the queue cache failing (failslab,
 # this lane's kernel only) while the busy reader moves to another cgroup.
 # Before the fix, the first queue after the OOM queue was set up as a new
-# process's (raised: wr_starts 1) and got the state back one request late.
+# process's (raised: wr_starts 1) and got the state back one request late;
+# before 2026-12-07 it also took the current time as its age (age_ms),
+# which would let it merge again as a new process would (merge.c).
 source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
 source "$BFQNG_TESTS/lib-cgroup.sh"
@@ -21,6 +23,8 @@ cg_init || skip_all "no cgroup v2 with the io controller"
 sched_nullb mo0 || die "null_blk"
 cg_make ox 100 && cg_make oy 100 || die "cgroups"
 
+age_over() { [ "$(queue_field mo0 "$r" age_ms)" -ge "$1" ] 2>/dev/null; }
+
 failslab_off() {
 	echo 0 >$slab
 	echo 0 >$fs/probability
@@ -31,6 +35,10 @@ r=$(cg_reader ox mo0 0) || die "reader"
 wait_raising_over mo0 "$r" 40
 check_eq "the reader's raising as a new process ended" \
 	"$(queue_field mo0 "$r" raising)" none
+# Old enough that a queue made now would be seen younger.
+wait_for 20 age_over 4000
+a0=$(queue_field mo0 "$r" age_ms) t0=$(date +%s%3N)
+check_ge "the reader's queue is over 4 s old (age_ms)" "$a0" 4000
 before=$(bfqng_stat mo0 oom_fallbacks)
 
 # Only this cache fails, only allocations that cannot sleep (the
@@ -66,6 +74,11 @@ check_eq "back on a queue of its own, with its state (restored)" \
 	"$(queue_field mo0 "$r" restored)" 1
 check_eq "that queue was not raised as a new process's would be (wr_starts)" \
 	"$(queue_field mo0 "$r" wr_starts)" 0
+# Its age goes on from the left queue's (a second's slack for the reads);
+# a queue aged from its creation would be younger than the time since.
+a1=$(queue_field mo0 "$r" age_ms) t1=$(date +%s%3N)
+check_ge "that queue took the age of the one left, $a0 ms at $((t1 - t0)) ms before (age_ms)" \
+	"$a1" $((a0 + t1 - t0 - 1000))
 check_eq "engine invariants hold" "$(bfqng_check mo0)" ok
 stop_readers "$r"
 select_sched mo0 none
