@@ -53,6 +53,9 @@ static_assert(BQ_NR_LEVELS == IOPRIO_NR_LEVELS);
 #define BQ_RQ_LONE		4UL
 #define BQ_RQ_FLAGS		(BQ_RQ_IN_DRIVER | BQ_RQ_INJECTED | BQ_RQ_LONE)
 
+/* A kept slot goes on at its queue's next request within at least this. */
+#define BQ_KEPT_MIN_NS			(2 * NSEC_PER_MSEC)
+
 /* Budgets, in sectors. */
 #define BQ_DEFAULT_MAX_BUDGET_SECTORS	(16 * 1024)
 #define BQ_MIN_BUDGET_SECTORS		32
@@ -722,16 +725,21 @@ static inline struct request *bq_next_request(struct bq_queue *bqq)
  * @rq: the request, not yet added
  *
  * The kept queue's slot goes on if @rq is its own and came within
- * slice_idle of its emptying (a plug's cached time may precede it); else
- * it ends, before @rq is added, as it would have when the queue emptied
- * (dispatch.c).
+ * slice_idle of its emptying, or BQ_KEPT_MIN_NS when slice_idle is shorter
+ * (a plug's cached time may precede it); else it ends, before @rq is
+ * added, as it would have when the queue emptied (dispatch.c).  Keeping
+ * holds nothing back, so it goes on with slice_idle=0 too, which turns
+ * off idling, not the keeping of a lone process's slot between two of its
+ * requests.
  */
 static inline void bq_queue_will_get(struct bqd *bqd, struct bq_queue *bqq,
 				     const struct request *rq)
 {
+	u64 window = max_t(u64, bqd->tun.slice_idle_ns, BQ_KEPT_MIN_NS);
+
 	lockdep_assert_held(&bqd->lock);
 	if (bqd->kept && (bqq != bqd->serving ||
-			  rq->start_time_ns > bqd->kept_ns + bqd->tun.slice_idle_ns))
+			  rq->start_time_ns > bqd->kept_ns + window))
 		bq_end_kept(bqd);
 }
 

@@ -20,11 +20,11 @@
  *
  * A queue that empties when not worth idling for, with nothing else
  * queued, is "kept" in service rather than expired: if its next request
- * comes within slice_idle and before any other queue's, its slot goes on,
- * as if idled for, without the expiry, activation and selection that would
- * otherwise cost every request of a lone process issuing one request at a
- * time.  Anything else ends the slot as if it had ended when the queue
- * emptied (bq_end_kept()).
+ * comes within slice_idle (at least BQ_KEPT_MIN_NS, slice_idle=0 included)
+ * and before any other queue's, its slot goes on, as if idled for, without
+ * the expiry, activation and selection that would otherwise cost every
+ * request of a lone process issuing one request at a time.  Anything else
+ * ends the slot as if it had ended when the queue emptied (bq_end_kept()).
  */
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>

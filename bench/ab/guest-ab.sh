@@ -9,6 +9,14 @@ set -u
 fast_setup
 RT=${RT:-2}
 ROUNDS=${ROUNDS:-3}
+read -r -a cases <<<"${AB_CASES:-uring1x32 uring2x32 psync2x1}"
+# AB_TUNE="name=value ...": bfq-ng tunables set after each switch to it.
+tune() {
+	local kv
+	for kv in ${AB_TUNE:-}; do
+		echo "${kv#*=}" >"/sys/block/$dev/queue/iosched/${kv%%=*}" || exit 1
+	done
+}
 # use V: the scheduler (and the bfq-ng build) of variant V; a build is
 # loaded only when it is not the one loaded.
 loaded=
@@ -21,8 +29,10 @@ use() {
 		insmod "/mnt/host/$1.ko" || exit 1
 		loaded=$1
 		echo bfq-ng >"/sys/block/$dev/queue/scheduler" || exit 1
+		tune
 	else
 		echo bfq-ng >"/sys/block/$dev/queue/scheduler" || exit 1
+		tune
 	fi
 	echo 64 >"/sys/block/$dev/queue/nr_requests"
 }
@@ -32,7 +42,7 @@ use() {
 for ((round = 1; round <= ROUNDS; round++)); do
 	order=(a b dd)
 	((round % 2)) || order=(dd b a)
-	for c in uring1x32 uring2x32 psync2x1; do
+	for c in "${cases[@]}"; do
 		fast_case_args $c
 		for v in "${order[@]}"; do
 			use "$v"

@@ -1,9 +1,10 @@
 #!/bin/bash
 # timeout: 600
 # A lone queue that empties and is not idled for stays in service ("kept"):
-# its next request within slice_idle goes on with its slot, without an
-# expiry, an activation and a selection per request (dispatch.c).  A
-# request of another queue, or a later one of its own, ends the kept slot.
+# its next request within slice_idle (at least 2 ms) goes on with its
+# slot, without an expiry, an activation and a selection per request
+# (dispatch.c).  A request of another queue, or a later one of its own,
+# ends the kept slot.
 source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
 
@@ -33,21 +34,45 @@ lone() {
 	echo "$ios $(($(bfqng_stat kf0 kept_resumes) - k0)) $(($(expiries) - e0))"
 }
 
-read -r ios kept exp < <(lone busy --ioengine=psync)
-diag "back to back: $ios requests, $kept slots went on, $exp expiries"
-check_gt "a lone reader issuing back to back: requests" "$ios" 1000
-check_ge "its slot goes on at almost every request (resumes per request)" \
-	"$(ratio "$kept" "$ios")" 0.9
-check_le "and it is almost never expired (expiries per request)" \
-	"$(ratio "$exp" "$ios")" 0.05
+# back_to_back LABEL: a lone reader issuing back to back keeps its slot.
+back_to_back() {
+	local ios kept exp
+	read -r ios kept exp < <(lone busy --ioengine=psync)
+	diag "$1back to back: $ios requests, $kept slots went on, $exp expiries"
+	check_gt "$1a lone reader issuing back to back: requests" "$ios" 1000
+	check_ge "$1its slot goes on at almost every request (resumes per request)" \
+		"$(ratio "$kept" "$ios")" 0.9
+	check_le "$1and it is almost never expired (expiries per request)" \
+		"$(ratio "$exp" "$ios")" 0.05
+}
 
-# 20 ms between requests, over slice_idle (8 ms): each request a new slot.
-read -r ios kept exp < <(lone slow --ioengine=psync --thinktime=20000)
-diag "20 ms think time: $ios requests, $kept slots went on, $exp expiries"
-check_gt "a lone reader thinking 20 ms: requests" "$ios" 50
-check_eq "a request after slice_idle never resumes the kept slot" "$kept" 0
-check_ge "each of its requests ends the slot before (expiries per request)" \
-	"$(ratio "$exp" "$ios")" 0.9
+# thinker LABEL US: a lone reader thinking US between requests, past the
+# window, starts a new slot at each request.
+thinker() {
+	local ios kept exp
+	read -r ios kept exp < <(lone slow --ioengine=psync --thinktime="$2")
+	diag "$1$(($2 / 1000)) ms think time: $ios requests, $kept slots went on, $exp expiries"
+	check_gt "$1a lone reader thinking $(($2 / 1000)) ms: requests" "$ios" 50
+	check_eq "$1a request after the window never resumes the kept slot" "$kept" 0
+	check_ge "$1each of its requests ends the slot before (expiries per request)" \
+		"$(ratio "$exp" "$ios")" 0.9
+}
+
+back_to_back ""
+# 20 ms between requests, over slice_idle (8 ms).
+thinker "" 20000
+
+# slice_idle=0 turns idling off, not keeping, which holds nothing back:
+# the slot still goes on at each request back to back (before 2026-12-07
+# none did: each request found the window of slice_idle, 0, past), and a
+# request 5 ms after the last, past the 2 ms floor, still ends it.
+echo 0 >/sys/block/kf0/queue/iosched/slice_idle || die "slice_idle=0"
+i0=$(bfqng_stat kf0 idle_started)
+back_to_back "slice_idle=0: "
+thinker "slice_idle=0: " 5000
+check_eq "slice_idle=0: the device was never held idle (idling periods)" \
+	"$(($(bfqng_stat kf0 idle_started) - i0))" 0
+echo 8 >/sys/block/kf0/queue/iosched/slice_idle || die "slice_idle=8"
 
 # Two equal readers, each alone in turn for the other's think time: the
 # kept slot of one must end at the other's request, or the other would
