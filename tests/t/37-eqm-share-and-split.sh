@@ -1,6 +1,7 @@
 #!/bin/bash
 # timeout: 300
-# Early queue merge and split on hddsim.  Four processes replay an I/O log:
+# Early queue merge and split on hddsim at 32 MB/s.  Four processes replay
+# an I/O log:
 # first interleaved 16 KiB strides of one region (reader k takes blocks k,
 # k+4, k+8...), then 16 KiB reads at random offsets elsewhere.
 #  - In the strided phase they end up in one shared queue (debugfs shows a
@@ -14,15 +15,18 @@ source "$BFQNG_TESTS/lib.sh"
 source "$BFQNG_TESTS/lib-devices.sh"
 source "$BFQNG_TESTS/lib-sched.sh"
 
-# Requests per process in the strided phase: a few seconds.  Under TCG the
-# readers wait on the emulated CPU, unequally, and drift apart: in a much
-# longer phase they end up further apart than the merge distance, and the
-# shared queue splits before the reads turn random.
-STRIDED=1000
+# The disk runs at 32 MB/s so that the readers wait on it, as they would on
+# real hardware.  On the default model they wait on the emulated CPU, and
+# under TCG they progress unequally: one that runs alone for ~10 ms while
+# the others wait for a vCPU goes 4 MiB ahead (its read-ahead cache hits at
+# interface speed), further than the merge distance, and the shared queue
+# splits in the strided phase; one that starts that late never joins.
+# Requests per process in the strided phase: ~5 s unloaded under TCG.
+STRIDED=600
 RANDOM_RQ=100	# then random ones
 RAND_BASE=$((1 << 30))	# random reads in [1 GiB, 7 GiB)
 modprobe bfq-ng || die "bfq-ng"
-dev=$(make_hdd) || die "make_hdd"
+dev=$(make_hdd rate_outer_mbps=32 rate_inner_mbps=32) || die "make_hdd"
 at_exit remove_hdd
 use_sched "$dev" bfq-ng || die "select bfq-ng"
 for k in 0 1 2 3; do
@@ -71,6 +75,8 @@ check_eq "each process has its own queue with its state restored" \
 wait "$fp"
 check_eq "fio replayed the logs without error" "$?" 0
 trace_stop /tmp/eqm.trace
+# What happened, for a failure: the first merges and splits.
+grep -m 8 'bfq_ng_coop:' /tmp/eqm.trace | while read -r line; do diag "$line"; done
 grep -B 40 -m 1 'split from' /tmp/eqm.trace >"$BFQNG_OUT/37-eqm-split.trace" 2>/dev/null || true
 grep -v bfq_ng_dispatch /tmp/eqm.trace >"$BFQNG_OUT/37-eqm-coop.trace" 2>/dev/null || true
 # Seconds from the first activation to the fourth process joining.
