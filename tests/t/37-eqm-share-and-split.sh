@@ -21,7 +21,7 @@ source "$BFQNG_TESTS/lib-sched.sh"
 # the others wait for a vCPU goes 4 MiB ahead (its read-ahead cache hits at
 # interface speed), further than the merge distance, and the shared queue
 # splits in the strided phase; one that starts that late never joins.
-# Requests per process in the strided phase: ~5 s unloaded under TCG.
+# Requests per process in the strided phase: ~3 s unloaded under TCG.
 STRIDED=600
 RANDOM_RQ=100	# then random ones
 RAND_BASE=$((1 << 30))	# random reads in [1 GiB, 7 GiB)
